@@ -1,0 +1,320 @@
+"""What "agree" means: MCSE-scaled z-tests, a Holm correction, and diagnostics gates.
+
+Everything here works on *quantities*: a ``DataArray`` with dims
+``(chain, draw, quantity)`` holding, per draw, each scalar component of the
+compared variables and the derived quantities that probe joint structure.
+Summaries and diagnostics come from :mod:`arviz_stats`.
+
+The rules (DESIGN.md, "Comparing two samplers"):
+
+* for each quantity and statistic (mean, sd, 5/50/95 % quantiles),
+  ``z = (a - b) / sqrt(mcse_a**2 + mcse_b**2)`` between two sides, and
+  ``z = (a - exact) / mcse_a`` against an exact answer where one is known;
+* all z-checks of one run form one family, corrected by Holm's step-down
+  procedure so that a correct pair raises a false alarm in about ``alpha`` of
+  runs (1 % by default);
+* each side must pass the gates R-hat < 1.01 and bulk and tail ESS >= 100 per
+  chain; a side that fails them is ``"not converged"``, its own verdict.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+
+import arviz_stats as azs
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy import stats
+
+from comparisons.pair import PROBS, ExactMarginal, quantile_label
+
+ALPHA = 0.01
+"""Family-wise false-alarm rate of the z-checks of one run."""
+RHAT_MAX = 1.01
+ESS_PER_CHAIN_MIN = 100
+MAX_COMPONENTS_FOR_PRODUCTS = 6
+"""Pairwise products are added only up to this many scalar components."""
+
+STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
+AGREE, DISAGREE, NOT_CONVERGED = "agree", "disagree", "not converged"
+SAMPLE_DIMS = ("chain", "draw")
+
+
+def scalar_components(posterior: xr.Dataset, variables: Sequence[str]) -> xr.DataArray:
+    """Flatten the compared variables into scalar components.
+
+    Parameters
+    ----------
+    posterior : xarray.Dataset
+        Draws with dims ``(chain, draw, ...)``.
+    variables : sequence of str
+        Names of the variables to flatten.
+
+    Returns
+    -------
+    xarray.DataArray
+        Shape (chain, draw, quantity), ``quantity`` labelled like ArviZ:
+        ``"beta0"``, ``"x[1]"``, ``"theta[2, 0]"``.
+    """
+    blocks, labels = [], []
+    for var in variables:
+        da = posterior[var].transpose(*SAMPLE_DIMS, ...)
+        event_shape = da.shape[2:]
+        blocks.append(da.values.reshape(da.shape[0], da.shape[1], -1))
+        if not event_shape:
+            labels.append(var)
+        else:
+            labels.extend(f"{var}[{', '.join(map(str, idx))}]" for idx in np.ndindex(*event_shape))
+    values = np.concatenate(blocks, axis=2)
+    return xr.DataArray(values, dims=(*SAMPLE_DIMS, "quantity"), coords={"quantity": labels})
+
+
+def centred_products(components: xr.DataArray, centers: Mapping[str, float]) -> xr.DataArray:
+    """Return ``(a - c_a) * (b - c_b)`` for every pair of components, named ``"a*b"``.
+
+    The centres are fixed numbers shared by both sides, so the mean of a
+    product is comparable across sides (it is the covariance when the centres
+    are the exact means). Returns an empty array when there are more than
+    :data:`MAX_COMPONENTS_FOR_PRODUCTS` components.
+    """
+    names = list(components["quantity"].values)
+    pairs = list(itertools.combinations(names, 2))
+    if len(names) > MAX_COMPONENTS_FOR_PRODUCTS or not pairs:
+        return components.isel(quantity=slice(0, 0))
+    centred = components - xr.DataArray(
+        [centers[n] for n in names], dims="quantity", coords={"quantity": names}
+    )
+    values = np.stack(
+        [centred.sel(quantity=a).values * centred.sel(quantity=b).values for a, b in pairs],
+        axis=-1,
+    )
+    return xr.DataArray(
+        values,
+        dims=(*SAMPLE_DIMS, "quantity"),
+        coords={"quantity": [f"{a}*{b}" for a, b in pairs]},
+    )
+
+
+def summarize(quantities: xr.DataArray) -> pd.DataFrame:
+    """Per quantity: statistics, their MCSEs, bulk and tail ESS, and R-hat.
+
+    Parameters
+    ----------
+    quantities : xarray.DataArray
+        Shape (chain, draw, quantity).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by quantity; columns ``mean``, ``sd``, ``q5``, ``q50``,
+        ``q95``, ``mcse_<statistic>`` for each, ``ess_bulk``, ``ess_tail``,
+        ``r_hat``.
+    """
+    ds = xr.Dataset({"q": quantities})
+    columns = {
+        "mean": quantities.mean(SAMPLE_DIMS),
+        "sd": quantities.std(SAMPLE_DIMS, ddof=1),
+        "mcse_mean": azs.mcse(ds, method="mean")["q"],
+        "mcse_sd": azs.mcse(ds, method="sd")["q"],
+    }
+    for p in PROBS:
+        label = quantile_label(p)
+        columns[label] = quantities.quantile(p, dim=SAMPLE_DIMS).drop_vars("quantile")
+        columns[f"mcse_{label}"] = azs.mcse(ds, method="quantile", prob=p)["q"]
+    columns["ess_bulk"] = azs.ess(ds, method="bulk")["q"]
+    columns["ess_tail"] = azs.ess(ds, method="tail")["q"]
+    columns["r_hat"] = azs.rhat(ds)["q"]
+    index = pd.Index(quantities["quantity"].values, name="quantity")
+    return pd.DataFrame(
+        {k: np.asarray(v.values, dtype=float) for k, v in columns.items()}, index=index
+    )
+
+
+def z_checks(
+    summaries: Mapping[str, pd.DataFrame],
+    pairs: Sequence[tuple[str, str]],
+    reference: Mapping[str, ExactMarginal] | None = None,
+    statistics: Sequence[str] = STATISTICS,
+) -> pd.DataFrame:
+    """Return the uncorrected z-checks between sides and against the exact answer.
+
+    Parameters
+    ----------
+    summaries : mapping of str to DataFrame
+        :func:`summarize` output per side label.
+    pairs : sequence of (str, str)
+        Side labels to compare, ``(candidate, reference_side)``.
+    reference : mapping of str to ExactMarginal, optional
+        Exact marginals per quantity; every side is checked against them.
+    statistics : sequence of str
+        Statistics to compare (default: mean, sd, 5/50/95 % quantiles).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per check: ``comparison``, ``quantity``, ``statistic``,
+        ``a``, ``b``, ``z`` (the value), ``p`` (two-sided).
+    """
+    rows = []
+    for a_label, b_label in pairs:
+        a, b = summaries[a_label], summaries[b_label]
+        for quantity in a.index.intersection(b.index, sort=False):
+            for stat in statistics:
+                se = np.hypot(a.at[quantity, f"mcse_{stat}"], b.at[quantity, f"mcse_{stat}"])
+                rows.append(
+                    _z_row(
+                        f"{a_label} vs {b_label}",
+                        quantity,
+                        stat,
+                        a.at[quantity, stat],
+                        b.at[quantity, stat],
+                        se,
+                    )
+                )
+    for label, summary in summaries.items():
+        for quantity, exact in (reference or {}).items():
+            if quantity not in summary.index:
+                continue
+            for stat in statistics:
+                truth = exact.statistic(stat)
+                if truth is None:
+                    continue
+                se = summary.at[quantity, f"mcse_{stat}"]
+                rows.append(
+                    _z_row(
+                        f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
+                    )
+                )
+    return pd.DataFrame(rows, columns=["comparison", "quantity", "statistic", "a", "b", "z", "p"])
+
+
+def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
+    diff = float(a) - float(b)
+    if diff == 0.0:
+        z = 0.0  # identical (e.g. a degenerate quantile of a discrete quantity)
+    elif np.isfinite(se) and se > 0:
+        z = diff / se
+    else:
+        z = np.inf  # a difference with no Monte Carlo error to explain it
+    return {
+        "comparison": comparison,
+        "quantity": quantity,
+        "statistic": statistic,
+        "a": float(a),
+        "b": float(b),
+        "z": z,
+        "p": float(2 * stats.norm.sf(abs(z))),
+    }
+
+
+def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Apply Holm's step-down correction to a family of z-checks.
+
+    Adds ``threshold`` (the |z| a check must not exceed at its rank) and
+    ``passed``. Controls the family-wise error rate at ``alpha`` under any
+    dependence between the checks.
+    """
+    checks = checks.copy()
+    m = len(checks)
+    if m == 0:
+        return checks.assign(threshold=pd.Series(dtype=float), passed=pd.Series(dtype=bool))
+    order = np.argsort(checks["p"].to_numpy(), kind="stable")
+    level = alpha / (m - np.arange(m))  # alpha/m, alpha/(m-1), ..., alpha
+    rejected_sorted = np.cumprod(checks["p"].to_numpy()[order] <= level).astype(bool)
+    threshold = np.empty(m)
+    passed = np.empty(m, dtype=bool)
+    threshold[order] = stats.norm.isf(level / 2)
+    passed[order] = ~rejected_sorted
+    return checks.assign(threshold=threshold, passed=passed)
+
+
+def diagnostic_checks(summaries: Mapping[str, pd.DataFrame], chains: int) -> pd.DataFrame:
+    """Return the convergence gates of every side: R-hat, bulk and tail ESS, per quantity."""
+    ess_min = ESS_PER_CHAIN_MIN * chains
+    rows = []
+    for label, summary in summaries.items():
+        for quantity, row in summary.iterrows():
+            for stat, value, threshold, ok in (
+                ("r_hat", row["r_hat"], RHAT_MAX, row["r_hat"] < RHAT_MAX),
+                ("ess_bulk", row["ess_bulk"], ess_min, row["ess_bulk"] >= ess_min),
+                ("ess_tail", row["ess_tail"], ess_min, row["ess_tail"] >= ess_min),
+            ):
+                rows.append(
+                    {
+                        "comparison": label,
+                        "quantity": quantity,
+                        "statistic": stat,
+                        "value": float(value),
+                        "threshold": float(threshold),
+                        "passed": bool(ok),
+                    }
+                )
+    return pd.DataFrame(
+        rows, columns=["comparison", "quantity", "statistic", "value", "threshold", "passed"]
+    )
+
+
+def verdict(z_table: pd.DataFrame, gates: pd.DataFrame) -> str:
+    """Return the verdict: ``"not converged"``, else ``"disagree"``, else ``"agree"``.
+
+    A failed gate means not converged, whatever the z-checks say; otherwise one
+    failed z-check means disagree.
+    """
+    if len(gates) and not gates["passed"].all():
+        return NOT_CONVERGED
+    if len(z_table) and not z_table["passed"].all():
+        return DISAGREE
+    return AGREE
+
+
+def compare_draws(
+    sides: Mapping[str, xr.DataArray],
+    pairs: Sequence[tuple[str, str]],
+    reference: Mapping[str, ExactMarginal] | None = None,
+    *,
+    statistics: Sequence[str] = STATISTICS,
+    alpha: float = ALPHA,
+) -> tuple[str, pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Compare sides given as quantities arrays: the whole agreement procedure.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+    pairs : sequence of (str, str)
+        Which sides to compare with which.
+    reference : mapping, optional
+        Exact marginals per quantity.
+    statistics : sequence of str
+        Statistics to compare.
+    alpha : float
+        Family-wise false-alarm rate.
+
+    Returns
+    -------
+    verdict : str
+    checks : pandas.DataFrame
+        The z-checks (with ``kind="agreement"`` or ``"exact"``) and the gates
+        (``kind="diagnostic"``), columns ``comparison, kind, quantity,
+        statistic, value, threshold, passed``.
+    summaries : dict of str to DataFrame
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    chains = {da.sizes["chain"] for da in sides.values()}
+    summaries = {label: summarize(da) for label, da in sides.items()}
+    z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
+    gates = diagnostic_checks(summaries, max(chains))
+    result = verdict(z_table, gates)
+    z_table = z_table.assign(
+        kind=np.where(z_table["comparison"].str.endswith(" vs exact"), "exact", "agreement"),
+        value=z_table["z"],
+        statistic="z(" + z_table["statistic"] + ")",
+    )
+    columns = ["comparison", "kind", "quantity", "statistic", "value", "threshold", "passed"]
+    checks = pd.concat(
+        [z_table[columns], gates.assign(kind="diagnostic")[columns]], ignore_index=True
+    )
+    return result, checks, summaries

@@ -1,0 +1,58 @@
+"""Resolve import strings: ``package.module:function`` or ``path/to/file.py:function``."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+
+def load_callable(spec: str, *, argument: str = "--sampler") -> Callable:
+    """Import and return the callable named by ``spec``.
+
+    Parameters
+    ----------
+    spec : str
+        ``package.module:function`` or ``path/to/file.py:function``.
+    argument : str
+        Name of the argument ``spec`` came from, used in error messages.
+
+    Raises
+    ------
+    ValueError
+        If ``spec`` is malformed, does not import, or does not name a callable.
+    """
+    target, sep, attr = str(spec).rpartition(":")
+    if not sep or not target or not attr.isidentifier():
+        raise ValueError(
+            f"{argument} must look like package.module:function or path/to/file.py:function, "
+            f"got {spec!r}"
+        )
+    if target.endswith(".py") and not Path(target).is_file():
+        raise ValueError(f"{argument} file {target!r} does not exist")
+    try:
+        module = _import_file(target) if target.endswith(".py") else importlib.import_module(target)
+    except Exception as exc:  # any import-time failure of user code is an input error
+        raise ValueError(
+            f"{argument} {spec!r} does not import: {type(exc).__name__}: {exc}"
+        ) from None
+    func = getattr(module, attr, None)
+    if not callable(func):
+        raise ValueError(f"{argument} {spec!r}: {target} has no callable named {attr!r}")
+    return func
+
+
+def _import_file(path: str):
+    file = Path(path)
+    name = f"_mcmc_pairs_user_{abs(hash(file.resolve()))}"
+    module_spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module

@@ -1,0 +1,127 @@
+"""What a pair is: its data, its two sides, what is compared and the exact answer.
+
+A pair module (``comparisons/pairs/<name>.py``) builds one :class:`Pair`. The
+registry (:mod:`comparisons.registry`) lists them explicitly. Samplers and
+models are named by import strings (``"handrolled.regression:sample_blocked"``)
+and imported only when a pair runs, so ``mcmc-pairs list`` stays instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+PROBS = (0.05, 0.5, 0.95)
+"""Quantile levels compared for every quantity."""
+
+
+@dataclass(frozen=True)
+class ExactMarginal:
+    """The exact distribution of one scalar quantity, as far as it is known.
+
+    Any field may be ``None``: a check is made only for what is known.
+
+    Parameters
+    ----------
+    mean, sd : float or None
+        Exact posterior mean and standard deviation.
+    quantiles : mapping of float to float
+        Exact quantiles, keyed by probability (compare :data:`PROBS`).
+    pdf : callable or None
+        Exact density, ``pdf(grid) -> density`` on a 1-D grid, drawn in reports.
+    """
+
+    mean: float | None = None
+    sd: float | None = None
+    quantiles: Mapping[float, float] = field(default_factory=dict)
+    pdf: Callable[[np.ndarray], np.ndarray] | None = None
+
+    @classmethod
+    def from_scipy(cls, dist: Any) -> ExactMarginal:
+        """Build from a frozen ``scipy.stats`` distribution (mean, sd, quantiles, pdf)."""
+        return cls(
+            mean=float(dist.mean()),
+            sd=float(dist.std()),
+            quantiles={p: float(dist.ppf(p)) for p in PROBS},
+            pdf=dist.pdf,
+        )
+
+    def statistic(self, name: str) -> float | None:
+        """Return the exact value of a compared statistic (``mean``, ``sd``, ``q5`` ...)."""
+        if name == "mean":
+            return self.mean
+        if name == "sd":
+            return self.sd
+        for p, value in self.quantiles.items():
+            if name == quantile_label(p):
+                return value
+        return None
+
+
+def quantile_label(p: float) -> str:
+    """Name of the statistic for quantile level ``p``: 0.05 -> ``"q5"``."""
+    return f"q{round(100 * p):d}"
+
+
+Quantities = Callable[[Any, Mapping[str, Any], Mapping[str, float]], Mapping[str, Any]]
+"""``quantities(posterior, data, centers) -> {name: DataArray(chain, draw)}``."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One example written twice, and how to compare the two.
+
+    Parameters
+    ----------
+    name : str
+        Pair name, equal to the module names ``models/<name>.py`` and
+        ``handrolled/<name>.py``.
+    title : str
+        One line for people, shown in reports and ``mcmc-pairs list``.
+    seed : str
+        The seed document the example comes from.
+    load_data : callable
+        ``load_data() -> dict``, the default data (keys as in DESIGN.md).
+    model : str
+        Import string of the PyMC twin's ``build_model(data) -> pm.Model``.
+    handrolled : mapping of str to str
+        Variant name to import string of a sampler with the contract's signature.
+        The first variant is the default.
+    variables : tuple of str
+        Posterior variables compared; both sides must return them.
+    derived : callable or None
+        Extra per-draw quantities that probe joint structure,
+        ``derived(posterior, data, centers) -> {name: DataArray(chain, draw)}``;
+        ``centers`` holds a fixed centre for each scalar component.
+    reference : callable or None
+        ``reference(data) -> {quantity: ExactMarginal}`` where an exact answer is known.
+    align : callable or None
+        For exchangeable labels (LDA topics): ``align(posterior, target) ->
+        posterior`` relabels every chain of ``posterior`` to match ``target``
+        (an ``xarray.Dataset`` of posterior means). The harness aligns both
+        sides to the PyMC side's first chain before any statistic.
+    statistics : tuple of str
+        Statistics compared for every quantity (default mean, sd and the
+        quantiles of :data:`PROBS`; a pair of discrete variables compares ``mean``).
+    pymc_kwargs : mapping
+        Extra keyword arguments for ``pm.sample`` (for example discrete step methods).
+    settings : mapping
+        Default ``draws``, ``tune`` and ``chains`` for this pair.
+    """
+
+    name: str
+    title: str
+    seed: str
+    load_data: Callable[[], dict]
+    model: str
+    handrolled: Mapping[str, str]
+    variables: tuple[str, ...]
+    derived: Quantities | None = None
+    reference: Callable[[Mapping[str, Any]], Mapping[str, ExactMarginal]] | None = None
+    align: Callable[[Any, Any], Any] | None = None
+    statistics: tuple[str, ...] = ("mean", "sd", "q5", "q50", "q95")
+    pymc_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, int] = field(default_factory=dict)

@@ -1,0 +1,23 @@
+"""The registered pairs: an explicit list, in the order reports show them."""
+
+from __future__ import annotations
+
+from comparisons.pair import Pair
+from comparisons.pairs import bivariate_normal
+
+PAIRS: tuple[Pair, ...] = (bivariate_normal.PAIR,)
+
+
+def get_pair(name: str) -> Pair:
+    """Return the registered pair called ``name``.
+
+    Raises
+    ------
+    ValueError
+        If no pair has that name; the message lists the known ones.
+    """
+    for pair in PAIRS:
+        if pair.name == name:
+            return pair
+    known = ", ".join(p.name for p in PAIRS)
+    raise ValueError(f"unknown pair {name!r}; known pairs: {known}")

@@ -1,0 +1,299 @@
+"""Run both sides of a pair with the same settings and compare them.
+
+The hand-rolled side runs first (it is cheap, and a user's sampler that returns
+the wrong names or shapes should fail before NUTS compiles), then the PyMC twin.
+Both become DataTrees; the compared variables become *quantities* (scalar
+components plus derived quantities) and :mod:`comparisons.agreement` judges them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import arviz_base as azb
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from comparisons import agreement
+from comparisons.loading import load_callable
+from comparisons.pair import ExactMarginal, Pair
+
+PYMC = "pymc"
+DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
+
+
+class SamplerError(ValueError):
+    """A sampler under test failed or returned output that breaks the contract."""
+
+
+@dataclass
+class Side:
+    """One side of a comparison: its draws and how long they took."""
+
+    label: str
+    sampler: str
+    tree: xr.DataTree
+    timings: dict[str, float]
+    quantities: xr.DataArray | None = None
+
+
+@dataclass
+class PairResult:
+    """Everything a report needs about one run of a pair."""
+
+    pair: Pair
+    settings: dict[str, Any]
+    sides: dict[str, Side]
+    verdict: str
+    verdicts: dict[str, str]
+    checks: pd.DataFrame
+    summaries: dict[str, pd.DataFrame]
+    reference: Mapping[str, ExactMarginal] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def ess_per_second(self, label: str) -> float:
+        """Minimum bulk ESS over the compared quantities per second of sampling."""
+        seconds = self.sides[label].timings["sampling_s"]
+        return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
+
+
+def resolve_settings(pair: Pair, **overrides: int | None) -> dict[str, int]:
+    """Merge the global defaults, the pair's defaults and explicit overrides, and check them."""
+    settings = {**DEFAULT_SETTINGS, **pair.settings}
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    for key, low in (("draws", 1), ("tune", 0), ("chains", 1), ("seed", 0)):
+        value = settings[key]
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            raise ValueError(f"{key} must be an integer >= {low}, got {value!r}")
+    if settings["chains"] < 2:
+        raise ValueError(
+            f"chains must be >= 2 so that R-hat can be computed, got {settings['chains']}"
+        )
+    return settings
+
+
+def run_pair(
+    pair: Pair,
+    *,
+    sampler: str | Callable | None = None,
+    data: Mapping | None = None,
+    draws: int | None = None,
+    tune: int | None = None,
+    chains: int | None = None,
+    seed: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> PairResult:
+    """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them.
+
+    Parameters
+    ----------
+    pair : Pair
+        The registered pair.
+    sampler : str or callable, optional
+        A sampler under test (import string or callable with the contract's
+        signature). It replaces the registered hand-rolled variants.
+    data : mapping, optional
+        Data for both sides; default ``pair.load_data()``.
+    draws, tune, chains, seed : int, optional
+        Override the pair's default settings; both sides get the same ones.
+    progress : callable, optional
+        Receives one line per stage (default: print to stderr).
+
+    Returns
+    -------
+    PairResult
+
+    Raises
+    ------
+    ValueError
+        Bad settings or data; :class:`SamplerError` if the sampler under test
+        fails or returns the wrong names or shapes.
+    """
+    say = progress or _stderr
+    settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed)
+    data = pair.load_data() if data is None else data
+    build_model = load_callable(pair.model, argument="model")
+    model = build_model(data)  # validates the data
+    shapes = {name: tuple(int(s) for s in model.eval_rv_shapes()[name]) for name in pair.variables}
+
+    if sampler is None:
+        samplers = {f"handrolled:{name}": spec for name, spec in pair.handrolled.items()}
+    else:
+        label = sampler if isinstance(sampler, str) else getattr(sampler, "__name__", "sampler")
+        samplers = {f"user:{label}": sampler}
+
+    sides: dict[str, Side] = {}
+    for label, spec in samplers.items():
+        func = load_callable(spec) if isinstance(spec, str) else spec
+        say(f"[{pair.name}] {label}: {settings['chains']} chains x {settings['draws']} draws")
+        sides[label] = _run_handrolled(label, spec, func, data, settings, pair.variables, shapes)
+        say(f"[{pair.name}] {label}: done in {sides[label].timings['total_s']:.2f} s")
+    say(f"[{pair.name}] pymc: NUTS, {settings['chains']} chains x {settings['draws']} draws")
+    sides[PYMC] = _run_pymc(model, settings, pair)
+    say(f"[{pair.name}] pymc: done in {sides[PYMC].timings['total_s']:.2f} s")
+
+    reference = dict(pair.reference(data)) if pair.reference else {}
+    _attach_quantities(pair, data, sides, reference)
+    compared = [(label, PYMC) for label in samplers]
+    verdict, checks, summaries = agreement.compare_draws(
+        {label: side.quantities for label, side in sides.items()},
+        compared,
+        reference,
+        statistics=pair.statistics,
+    )
+    verdicts = {label: _side_verdict(checks, label) for label in samplers}
+    return PairResult(
+        pair=pair,
+        settings=settings,
+        sides=sides,
+        verdict=verdict,
+        verdicts=verdicts,
+        checks=checks,
+        summaries=summaries,
+        reference=reference,
+        timings={label: side.timings["total_s"] for label, side in sides.items()},
+    )
+
+
+def _side_verdict(checks: pd.DataFrame, label: str) -> str:
+    """Verdict of one hand-rolled side: its own checks and those of the PyMC side."""
+    mine = checks["comparison"].str.startswith(f"{label} ") | checks["comparison"].isin(
+        [label, PYMC, f"{PYMC} vs exact"]
+    )
+    subset = checks[mine]
+    gates = subset[subset["kind"] == "diagnostic"]
+    z = subset[subset["kind"] != "diagnostic"]
+    return agreement.verdict(z, gates)
+
+
+def _run_handrolled(label, spec, func, data, settings, variables, shapes) -> Side:
+    kwargs = {"draws": settings["draws"], "tune": settings["tune"], "chains": settings["chains"]}
+    name = spec if isinstance(spec, str) else label
+    start = time.perf_counter()
+    _call_sampler(name, func, data, draws=1, tune=0, chains=1, random_seed=0)  # JIT warm-up
+    warmup = time.perf_counter() - start
+    start = time.perf_counter()
+    output = _call_sampler(name, func, data, random_seed=settings["seed"], **kwargs)
+    sampling = time.perf_counter() - start
+    tree = to_datatree(output, variables, shapes, settings["chains"], settings["draws"], name)
+    timings = {"compile_s": warmup, "sampling_s": sampling, "total_s": warmup + sampling}
+    return Side(label=label, sampler=name, tree=tree, timings=timings)
+
+
+def _call_sampler(name, func, data, **kwargs):
+    try:
+        return func(data, **kwargs)
+    except Exception as exc:
+        raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
+
+
+def to_datatree(output, variables, shapes, chains: int, draws: int, name: str) -> xr.DataTree:
+    """Check a sampler's output against the contract and return it as a DataTree.
+
+    Parameters
+    ----------
+    output : mapping of str to ndarray, or DataTree
+        What the sampler returned.
+    variables : sequence of str
+        Variables it must contain.
+    shapes : mapping of str to tuple
+        Event shape of each variable (from the PyMC twin).
+    chains, draws : int
+        Expected leading dimensions.
+    name : str
+        The sampler's name, for messages.
+
+    Raises
+    ------
+    SamplerError
+        On missing variables, wrong shapes or non-finite draws.
+    """
+    if isinstance(output, xr.DataTree):
+        if "posterior" not in output.children:
+            raise SamplerError(f"sampler {name} returned a DataTree without a posterior group")
+        tree = output
+        arrays = {v: output["posterior"][v].values for v in variables if v in output["posterior"]}
+    elif isinstance(output, Mapping):
+        arrays = {v: np.asarray(output[v]) for v in variables if v in output}
+        tree = None
+    else:
+        raise SamplerError(
+            f"sampler {name} must return a dict of arrays or a DataTree, "
+            f"got {type(output).__name__}"
+        )
+    missing = [v for v in variables if v not in arrays]
+    if missing:
+        raise SamplerError(
+            f"sampler {name} did not return variable(s) {missing}; expected {list(variables)}"
+        )
+    for var, values in arrays.items():
+        expected = (chains, draws, *shapes[var])
+        if values.shape != expected:
+            raise SamplerError(
+                f"sampler {name} returned {var} with shape {values.shape}, expected {expected} "
+                "(chains, draws, *event_shape)"
+            )
+        if not np.all(np.isfinite(values)):
+            raise SamplerError(f"sampler {name} returned non-finite values in {var}")
+    if tree is None:
+        tree = azb.from_dict({"posterior": {v: arrays[v] for v in variables}})
+    return tree
+
+
+def _run_pymc(model, settings, pair: Pair) -> Side:
+    import pymc as pm
+
+    start = time.perf_counter()
+    with model:
+        tree = pm.sample(
+            draws=settings["draws"],
+            tune=settings["tune"],
+            chains=settings["chains"],
+            random_seed=settings["seed"],
+            progressbar=sys.stderr.isatty(),
+            compute_convergence_checks=False,
+            **pair.pymc_kwargs,
+        )
+    total = time.perf_counter() - start
+    sampling = float(tree["posterior"].attrs.get("sampling_time", total))
+    timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
+    return Side(label=PYMC, sampler="pymc", tree=tree, timings=timings)
+
+
+def _attach_quantities(pair: Pair, data, sides: Mapping[str, Side], reference) -> None:
+    """Give every side its quantities: aligned components, products, derived ones."""
+    posteriors = {label: side.tree["posterior"].to_dataset() for label, side in sides.items()}
+    if pair.align is not None:
+        target = posteriors[PYMC].isel(chain=[0]).mean(("chain", "draw"))
+        posteriors = {label: pair.align(post, target) for label, post in posteriors.items()}
+    components = {
+        label: agreement.scalar_components(post, pair.variables)
+        for label, post in posteriors.items()
+    }
+    centers = {}
+    for name in components[PYMC]["quantity"].values:
+        exact = reference.get(str(name))
+        centers[str(name)] = (
+            exact.mean
+            if exact is not None and exact.mean is not None
+            else float(components[PYMC].sel(quantity=name).mean())
+        )
+    for label, side in sides.items():
+        parts = [components[label], agreement.centred_products(components[label], centers)]
+        if pair.derived is not None:
+            for qname, values in pair.derived(posteriors[label], data, centers).items():
+                da = values.transpose("chain", "draw").drop_vars(
+                    [c for c in values.coords if c not in ("chain", "draw")]
+                )
+                parts.append(da.expand_dims(quantity=[qname], axis=-1))
+        parts = [p.drop_vars([c for c in p.coords if c != "quantity"]) for p in parts]
+        side.quantities = xr.concat(parts, dim="quantity")
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
