@@ -133,7 +133,7 @@ def run_pair(
         say(f"[{pair.name}] {label}: {settings['chains']} chains x {settings['draws']} draws")
         sides[label] = _run_handrolled(label, spec, func, data, settings, pair.variables, shapes)
         say(f"[{pair.name}] {label}: done in {sides[label].timings['total_s']:.2f} s")
-    say(f"[{pair.name}] pymc: NUTS, {settings['chains']} chains x {settings['draws']} draws")
+    say(f"[{pair.name}] pymc: {settings['chains']} chains x {settings['draws']} draws")
     sides[PYMC] = _run_pymc(model, settings, pair)
     say(f"[{pair.name}] pymc: done in {sides[PYMC].timings['total_s']:.2f} s")
 

@@ -1,0 +1,157 @@
+"""The agreement checks on their own: correct runs pass, shifted or rescaled draws fail."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from scipy import stats
+
+from comparisons import agreement
+from comparisons.pair import ExactMarginal
+from comparisons.pairs.bivariate_normal import exact, log_density
+from handrolled import bivariate_normal as bn
+from tests import wrong_samplers
+
+DATA = bn.default_data()
+REFERENCE = exact(DATA)
+CENTERS = {"x[0]": 5.0, "x[1]": -1.0}
+
+
+def quantities(x: np.ndarray) -> xr.DataArray:
+    """Components, centred product and log density of bivariate draws (chains, draws, 2)."""
+    post = xr.Dataset({"x": (("chain", "draw", "x_dim_0"), x)})
+    comps = agreement.scalar_components(post, ["x"])
+    logp = log_density(post, DATA, CENTERS)["logp"].expand_dims(quantity=["logp"], axis=-1)
+    return xr.concat([comps, agreement.centred_products(comps, CENTERS), logp], dim="quantity")
+
+
+def gibbs(seed: int, draws: int = 1000) -> np.ndarray:
+    return bn.sample(DATA, draws=draws, tune=100, chains=4, random_seed=seed)["x"]
+
+
+def judge(a: np.ndarray, b: np.ndarray, reference=None) -> tuple[str, pd.DataFrame]:
+    verdict, checks, _ = agreement.compare_draws(
+        {"a": quantities(a), "b": quantities(b)}, [("a", "b")], reference
+    )
+    return verdict, checks
+
+
+def test_two_independent_correct_runs_agree():
+    verdict, checks = judge(gibbs(1), gibbs(2), REFERENCE)
+    assert verdict == agreement.AGREE
+    assert set(checks["kind"]) == {"agreement", "exact", "diagnostic"}
+
+
+def test_false_alarm_rate_is_near_nominal_over_seeds():
+    """Twenty correct comparisons: at alpha = 1 % family-wise, at most one false alarm."""
+    alarms = sum(judge(gibbs(100 + s), gibbs(200 + s), REFERENCE)[0] != "agree" for s in range(20))
+    assert alarms <= 1
+
+
+@pytest.mark.parametrize("shift_in_sds", [0.15, -0.15])
+def test_shifted_draws_fail(shift_in_sds):
+    b = gibbs(2).copy()
+    b[..., 0] += shift_in_sds * DATA["sigma"][0]
+    verdict, checks = judge(gibbs(1), b)
+    assert verdict == agreement.DISAGREE
+    failed = checks[~checks["passed"]]
+    assert "x[0]" in set(failed["quantity"])
+
+
+@pytest.mark.parametrize("scale", [1.15, 0.87])
+def test_rescaled_draws_fail(scale):
+    b = gibbs(2).copy()
+    b[..., 1] = DATA["mu"][1] + scale * (b[..., 1] - DATA["mu"][1])
+    verdict, checks = judge(gibbs(1), b)
+    assert verdict == agreement.DISAGREE
+    assert "z(sd)" in set(checks[~checks["passed"]]["statistic"])
+
+
+def test_right_marginals_wrong_dependence_is_caught_by_joint_quantities():
+    wrong = wrong_samplers.bivariate_independent_marginals(
+        DATA, draws=1000, tune=0, chains=4, random_seed=3
+    )["x"]
+    verdict, checks = judge(wrong, gibbs(1))
+    assert verdict == agreement.DISAGREE
+    failed = set(checks[~checks["passed"]]["quantity"])
+    assert failed <= {"x[0]*x[1]", "logp"} and failed
+
+
+def test_stuck_chains_are_not_converged_not_disagree():
+    x = gibbs(1, draws=400)
+    x[0] += 3.0  # one chain far away: R-hat fails
+    verdict, checks = judge(x, gibbs(2, draws=400))
+    assert verdict == agreement.NOT_CONVERGED
+    gates = checks[checks["kind"] == "diagnostic"]
+    assert not gates[gates["statistic"] == "r_hat"]["passed"].all()
+
+
+def test_too_few_draws_fail_the_ess_gate():
+    verdict, checks = judge(gibbs(1, draws=60), gibbs(2, draws=60))
+    assert verdict == agreement.NOT_CONVERGED
+    assert not checks[checks["statistic"] == "ess_tail"]["passed"].all()
+
+
+def test_exact_checks_catch_a_side_that_agrees_with_nothing():
+    b = gibbs(2).copy()
+    b[..., 0] += 0.2
+    _, checks = judge(b, gibbs(3), REFERENCE)
+    failed = checks[~checks["passed"]]
+    assert {"a vs exact", "a vs b"} <= set(failed["comparison"])
+
+
+def test_holm_matches_its_definition():
+    p = np.array([0.001, 0.004, 0.03, 0.2])
+    table = pd.DataFrame({"p": p})
+    out = agreement.holm(table, alpha=0.01)
+    # sorted p against alpha/4, alpha/3, ...: 0.001 <= .0025 rejects, 0.004 > .00333 stops.
+    assert out["passed"].tolist() == [False, True, True, True]
+    # |z| whose two-sided p-value is 0.0025 under the t with Z_DF degrees of freedom
+    assert out["threshold"].iloc[0] == pytest.approx(stats.t.isf(0.00125, agreement.Z_DF))
+
+
+def test_holm_stops_at_the_first_acceptance():
+    out = agreement.holm(pd.DataFrame({"p": [0.5, 1e-9]}), alpha=0.01)
+    assert out["passed"].tolist() == [True, False]
+
+
+def test_identical_degenerate_statistics_pass_and_unexplained_differences_fail():
+    row_same = agreement._z_row("a vs b", "q", "q5", 0.0, 0.0, np.nan)
+    row_diff = agreement._z_row("a vs b", "q", "q5", 0.0, 1.0, 0.0)
+    assert row_same["z"] == 0.0 and row_same["p"] == 1.0
+    assert row_diff["p"] == 0.0
+
+
+def test_scalar_components_are_labelled_like_arviz():
+    post = xr.Dataset(
+        {
+            "a": (("chain", "draw"), np.zeros((2, 3))),
+            "m": (("chain", "draw", "i", "j"), np.arange(2 * 3 * 2 * 2.0).reshape(2, 3, 2, 2)),
+        }
+    )
+    comps = agreement.scalar_components(post, ["a", "m"])
+    assert list(comps["quantity"].values) == ["a", "m[0, 0]", "m[0, 1]", "m[1, 0]", "m[1, 1]"]
+    np.testing.assert_array_equal(comps.sel(quantity="m[1, 0]"), post["m"][:, :, 1, 0])
+
+
+def test_no_products_beyond_the_component_limit():
+    n = agreement.MAX_COMPONENTS_FOR_PRODUCTS + 1
+    post = xr.Dataset({"v": (("chain", "draw", "k"), np.zeros((2, 3, n)))})
+    comps = agreement.scalar_components(post, ["v"])
+    assert (
+        agreement.centred_products(comps, dict.fromkeys(comps["quantity"].values, 0.0)).sizes[
+            "quantity"
+        ]
+        == 0
+    )
+
+
+def test_exact_marginal_statistics():
+    m = ExactMarginal(mean=1.0, quantiles={0.05: -1.0})
+    assert m.statistic("mean") == 1.0 and m.statistic("q5") == -1.0
+    assert m.statistic("sd") is None and m.statistic("q95") is None
+
+
+def test_alpha_is_checked():
+    with pytest.raises(ValueError, match="alpha must lie in"):
+        agreement.compare_draws({"a": quantities(gibbs(1, 50))}, [], alpha=1.5)

@@ -1,0 +1,130 @@
+"""End to end through the command line: exit codes, one-line errors, JSON and HTML."""
+
+import json
+
+import pytest
+
+from comparisons import cli
+
+WRONG = "tests/wrong_samplers.py"
+
+
+@pytest.fixture(scope="module")
+def agreed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reports")
+    code = cli.main(["compare", "bivariate_normal", "--out", str(out)])
+    return code, out
+
+
+def test_compare_bivariate_normal_agrees(agreed):
+    code, out = agreed
+    assert code == 0
+    document = json.loads((out / "bivariate_normal.json").read_text())
+    assert document["verdict"] == "agree"
+    assert document["pair"] == "bivariate_normal"
+    assert document["settings"] == {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
+    assert {"handrolled:gibbs", "pymc"} == set(document["timings"])
+
+
+def test_json_checks_follow_the_design(agreed):
+    _, out = agreed
+    checks = json.loads((out / "bivariate_normal.json").read_text())["checks"]
+    assert checks and all(
+        {"quantity", "statistic", "value", "threshold", "passed"} <= set(c) for c in checks
+    )
+    kinds = {c["kind"] for c in checks}
+    assert kinds == {"agreement", "exact", "diagnostic"}
+    quantities = {c["quantity"] for c in checks}
+    assert {"x[0]", "x[1]", "x[0]*x[1]", "logp"} <= quantities
+
+
+def test_html_is_self_contained(agreed):
+    _, out = agreed
+    page = (out / "bivariate_normal.html").read_text()
+    assert "Verdict: agree" in page
+    assert page.count("data:image/png;base64,") >= 2
+    assert "http://" not in page and "https://" not in page
+    assert not list(out.glob(".*.tmp"))
+
+
+def test_wrong_sampler_is_caught_with_exit_1(tmp_path, capsys):
+    code = cli.main(
+        [
+            "compare",
+            "bivariate_normal",
+            "--sampler",
+            f"{WRONG}:bivariate_gibbs_without_shrinkage",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert code == 1
+    assert "verdict: disagree" in capsys.readouterr().out
+    document = json.loads((tmp_path / "bivariate_normal.json").read_text())
+    assert document["verdict"] == "disagree"
+    assert any(not c["passed"] and c["kind"] == "agreement" for c in document["checks"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no_such_module:sample", "does not import"),
+        ("tests/no_such_file.py:sample", "does not exist"),
+        (f"{WRONG}:no_such_function", "has no callable named 'no_such_function'"),
+        ("just-a-name", "must look like package.module:function"),
+        (f"{WRONG}:bivariate_wrong_name", "did not return variable(s) ['x']"),
+        (f"{WRONG}:bivariate_wrong_shape", "expected (4, 1000, 2)"),
+        (f"{WRONG}:bivariate_raises", "raised RuntimeError: step size became negative"),
+    ],
+)
+def test_bad_sampler_exits_2_with_one_line(spec, message, tmp_path, capsys):
+    code = cli.main(["compare", "bivariate_normal", "--sampler", spec, "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    lines = [ln for ln in err.splitlines() if ln.startswith("mcmc-pairs: error:")]
+    assert len(lines) == 1 and message in lines[0]
+    assert "Traceback" not in err
+    assert not any(tmp_path.iterdir()), "nothing is written when a run fails"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["compare", "no_such_pair"], "unknown pair 'no_such_pair'"),
+        (["compare", "bivariate_normal", "--draws", "0"], "draws must be an integer >= 1"),
+        (["compare", "bivariate_normal", "--chains", "1"], "chains must be >= 2"),
+        (["compare", "bivariate_normal", "--seed", "-1"], "seed must be an integer >= 0"),
+        (["compare", "bivariate_normal", "--tune", "ten"], "argument --tune"),
+        (["frobnicate"], "invalid choice"),
+        ([], "the following arguments are required"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(argv, message, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
+def test_list_names_every_registered_pair(capsys):
+    from comparisons.registry import PAIRS
+
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert all(p.name in out for p in PAIRS)
+
+
+def test_console_script_is_installed():
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "mcmc-pairs"
+    assert script.exists() or shutil.which("mcmc-pairs")
+    result = subprocess.run(
+        [str(script), "compare", "bivariate_normal", "--draws", "-1"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "mcmc-pairs: error: draws must be an integer >= 1, got -1"
