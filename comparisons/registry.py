@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from comparisons.pair import Pair
-from comparisons.pairs import bivariate_normal
+from comparisons.pairs import bayes_net, bivariate_normal, regression
 
-PAIRS: tuple[Pair, ...] = (bivariate_normal.PAIR,)
+PAIRS: tuple[Pair, ...] = (
+    bivariate_normal.PAIR,
+    regression.PAIR,
+    bayes_net.PAIR,
+)
 
 
 def get_pair(name: str) -> Pair:

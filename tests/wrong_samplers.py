@@ -46,3 +46,41 @@ def bivariate_wrong_shape(data, *, draws, tune, chains, random_seed):
 def bivariate_raises(data, *, draws, tune, chains, random_seed):
     """Fails midway, as a buggy user sampler does."""
     raise RuntimeError("step size became negative")
+
+
+def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
+    """Blocked regression Gibbs that passes the Gamma *rate* where NumPy wants a scale."""
+    from handrolled import regression as reg
+
+    d = reg.validate_data(data)
+    stats = reg.sufficient_statistics(d["height"], d["weight"])
+    out = np.empty((chains, draws, 3))
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        _, _, sigma2 = reg.initial_point(stats, rng)
+        for t in range(tune + draws):
+            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, stats, d["m0"], d["m1"], rng)
+            shape, rate = reg.precision_conditional(beta0, beta1, stats, d["epsilon"])
+            sigma2 = 1.0 / rng.gamma(shape, rate)  # the bug: should be scale=1 / rate
+            if t >= tune:
+                out[c, t - tune] = beta0, beta1, sigma2
+    return {"beta0": out[..., 0], "beta1": out[..., 1], "sigma2": out[..., 2]}
+
+
+def bayes_net_gibbs_ignoring_children(data, *, draws, tune, chains, random_seed):
+    """Gibbs on the network that conditions each node on its parents only, not its blanket."""
+    from handrolled import bayes_net as bnet
+
+    d = bnet.validate_data(data)
+    cpts, evidence = d["cpts"], d["evidence"]
+    free = bnet.free_nodes(evidence)
+    out = {node: np.empty((chains, draws), dtype=np.int64) for node in free}
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        state = {node: int(rng.integers(2)) for node in free} | dict(evidence)
+        for t in range(tune + draws):
+            for node in free:
+                parents = tuple(state[p] for p in bnet.PARENTS[node])
+                state[node] = int(rng.random() < cpts[node][parents])
+            if t >= tune:
+                for node in free:
+                    out[node][c, t - tune] = state[node]
+    return out

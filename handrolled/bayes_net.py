@@ -1,0 +1,782 @@
+r"""The Bayesian network of seed 004: forward, rejection and Gibbs sampling.
+
+Seed 004 ("MCMC and Gibbs Sampling") draws a network of five discrete nodes and
+samples it in topological order, A, B, then C from P(C | A, B), D from
+P(D | B) and E from P(E | C)::
+
+    A     B
+     \   / \
+      v v   v
+       C     D
+       |
+       v
+       E
+
+Here every node is binary (0/1). The seed gives no tables, so these are ours
+(each entry is P(node = 1 | parents); see :data:`DEFAULT_CPTS`)::
+
+    P(A=1) = 0.3                 P(B=1) = 0.6
+    P(C=1 | A=a, B=b)            b=0   b=1
+                          a=0    0.1   0.5
+                          a=1    0.4   0.9
+    P(D=1 | B=b)          b=0: 0.2   b=1: 0.7
+    P(E=1 | C=c)          c=0: 0.2   c=1: 0.7
+
+The default query observes A = 1 and E = 1 and asks for the posterior of the
+unobserved nodes B, C, D. By enumeration of the 2**5 states,
+P(A=1, E=1) = 0.165 and P(B=1 | e) = 0.7091, P(C=1 | e) = 0.8909,
+P(D=1 | e) = 0.5545.
+
+Data keys
+---------
+``cpts``
+    Mapping of every node name in :data:`NODES` to its conditional probability
+    table: an array of shape ``(2,) * len(PARENTS[node])`` whose entry
+    ``[x_parent_1, x_parent_2, ...]`` is P(node = 1 | parents), parents in the
+    order of :data:`PARENTS` (a 0-d array or float for the root nodes A and B).
+    Every entry lies in [0, 1].
+``evidence``
+    Mapping of observed node names to their values (0 or 1). At least one node
+    must stay unobserved, and the evidence must have positive probability.
+
+Posterior variables: one per unobserved node, named after it (``B``, ``C``,
+``D`` under the default evidence), integer 0/1 arrays shaped
+``(chains, draws)``; their posterior means are P(node = 1 | evidence).
+
+Samplers
+--------
+- :func:`forward_sample`: ancestral sampling, as the seed describes it;
+- :func:`rejection_sample`: forward samples that disagree with the evidence are
+  thrown away; the kept fraction estimates P(evidence), which falls as evidence
+  is added (:func:`acceptance_fractions`), the seed's argument for MCMC;
+- :func:`sample`: systematic-scan Gibbs sampling of the unobserved nodes, each
+  drawn from its full conditional given its Markov blanket
+  (``prob_b_given_blanket`` ..., one function per node, collected in
+  :data:`FULL_CONDITIONALS`), vectorised across chains;
+- :func:`sample_rejection`: independent draws by rejection, with the sampler
+  contract's signature.
+
+Exact answers come from enumerating all 32 states (:func:`exact_posterior`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import xarray as xr
+from arviz_base import from_dict
+
+from handrolled._common import chain_rngs, check_sampler_args
+
+NODES: tuple[str, ...] = ("A", "B", "C", "D", "E")
+"""Node names in topological order; the columns of every state array."""
+
+PARENTS: dict[str, tuple[str, ...]] = {
+    "A": (),
+    "B": (),
+    "C": ("A", "B"),
+    "D": ("B",),
+    "E": ("C",),
+}
+"""Parents of each node, in the order that indexes its probability table."""
+
+CHILDREN: dict[str, tuple[str, ...]] = {
+    node: tuple(child for child in NODES if node in PARENTS[child]) for node in NODES
+}
+"""Children of each node (with the parents, they make up the Markov blanket)."""
+
+INDEX: dict[str, int] = {node: j for j, node in enumerate(NODES)}
+"""Column of each node in a state array."""
+
+DEFAULT_CPTS: dict[str, np.ndarray] = {
+    "A": np.array(0.3),
+    "B": np.array(0.6),
+    "C": np.array([[0.1, 0.5], [0.4, 0.9]]),
+    "D": np.array([0.2, 0.7]),
+    "E": np.array([0.2, 0.7]),
+}
+"""P(node = 1 | parents) for each node, indexed by the parents' values."""
+
+DEFAULT_EVIDENCE: dict[str, int] = {"A": 1, "E": 1}
+"""The default query: A = 1 and E = 1 observed."""
+
+EVIDENCE_SEQUENCE: tuple[dict[str, int], ...] = (
+    {},
+    {"A": 1},
+    {"A": 1, "E": 1},
+    {"A": 1, "E": 1, "D": 0},
+    {"A": 1, "E": 1, "D": 0, "C": 0},
+)
+"""Growing evidence; rejection sampling keeps P(evidence) = 1, .3, .165, .0735, .0126."""
+
+
+# --------------------------------------------------------------------------- data
+
+
+def default_data() -> dict:
+    """Return the default data: :data:`DEFAULT_CPTS` and :data:`DEFAULT_EVIDENCE`.
+
+    Returns
+    -------
+    dict
+        ``{"cpts": {node: ndarray}, "evidence": {node: int}}`` (fresh copies).
+    """
+    return {
+        "cpts": {node: table.copy() for node, table in DEFAULT_CPTS.items()},
+        "evidence": dict(DEFAULT_EVIDENCE),
+    }
+
+
+def validate_cpts(cpts: Mapping) -> dict[str, np.ndarray]:
+    """Check the conditional probability tables and return float copies.
+
+    Parameters
+    ----------
+    cpts : mapping of str to array_like
+        One table per node of :data:`NODES`, shaped ``(2,) * len(PARENTS[node])``,
+        entries P(node = 1 | parents) in [0, 1].
+
+    Returns
+    -------
+    dict of str to ndarray
+        Float64 copies of the tables.
+
+    Raises
+    ------
+    ValueError
+        If a node is missing or unknown, or a table has the wrong shape or an
+        entry that is not a finite probability.
+    """
+    if not isinstance(cpts, Mapping):
+        raise ValueError(f"cpts must be a mapping of node name to table, got {cpts!r}")
+    unknown = sorted(set(cpts) - set(NODES))
+    if unknown:
+        raise ValueError(f"cpts has unknown nodes {unknown}; the nodes are {list(NODES)}")
+    out = {}
+    for node in NODES:
+        if node not in cpts:
+            raise ValueError(f"cpts is missing the table of node {node!r}")
+        try:
+            table = np.array(cpts[node], dtype=np.float64)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"cpts[{node!r}] is not numeric: {cpts[node]!r}") from err
+        shape = (2,) * len(PARENTS[node])
+        if table.shape != shape:
+            raise ValueError(
+                f"cpts[{node!r}] must have shape {shape} (parents {PARENTS[node]}), "
+                f"got shape {table.shape}"
+            )
+        if not np.all(np.isfinite(table)) or np.any(table < 0) or np.any(table > 1):
+            raise ValueError(f"cpts[{node!r}] must hold probabilities in [0, 1], got {table}")
+        out[node] = table
+    return out
+
+
+def validate_evidence(evidence: Mapping) -> dict[str, int]:
+    """Check the evidence and return it as ``{node: 0 or 1}`` in topological order.
+
+    Parameters
+    ----------
+    evidence : mapping of str to int
+        Observed nodes and their values.
+
+    Returns
+    -------
+    dict of str to int
+
+    Raises
+    ------
+    ValueError
+        If a node is unknown or a value is not 0 or 1.
+    """
+    if not isinstance(evidence, Mapping):
+        raise ValueError(f"evidence must be a mapping of node name to 0/1, got {evidence!r}")
+    unknown = sorted(set(evidence) - set(NODES))
+    if unknown:
+        raise ValueError(f"evidence has unknown nodes {unknown}; the nodes are {list(NODES)}")
+    out = {}
+    for node in NODES:
+        if node in evidence:
+            value = evidence[node]
+            if isinstance(value, bool | np.bool_) or value not in (0, 1):
+                raise ValueError(f"evidence[{node!r}] must be 0 or 1, got {value!r}")
+            out[node] = int(value)
+    return out
+
+
+def validate_data(data: Mapping) -> dict:
+    """Check the data of the pair and return a normalised copy.
+
+    Parameters
+    ----------
+    data : mapping
+        Keys ``cpts`` and ``evidence`` (see the module docstring).
+
+    Returns
+    -------
+    dict
+        ``{"cpts": {node: float ndarray}, "evidence": {node: int}}``.
+
+    Raises
+    ------
+    ValueError
+        If a key is missing, a table or an evidence value is bad, every node is
+        observed, or the evidence has probability zero.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"data must be a mapping, got {type(data).__name__}")
+    for key in ("cpts", "evidence"):
+        if key not in data:
+            raise ValueError(f"data is missing the key {key!r}")
+    cpts = validate_cpts(data["cpts"])
+    evidence = validate_evidence(data["evidence"])
+    if len(evidence) == len(NODES):
+        raise ValueError(f"evidence observes every node ({evidence}); nothing is left to sample")
+    p_evidence = evidence_probability(cpts, evidence)
+    if p_evidence <= 0:
+        raise ValueError(f"evidence {evidence} has probability zero under cpts")
+    return {"cpts": cpts, "evidence": evidence}
+
+
+def free_nodes(evidence: Mapping[str, int]) -> tuple[str, ...]:
+    """Return the unobserved nodes in topological order (the posterior variables).
+
+    Parameters
+    ----------
+    evidence : mapping of str to int
+
+    Returns
+    -------
+    tuple of str
+    """
+    return tuple(node for node in NODES if node not in evidence)
+
+
+# ---------------------------------------------------------------- probabilities
+
+
+def node_probability(cpts: Mapping[str, np.ndarray], node: str, states: np.ndarray) -> np.ndarray:
+    """Return P(node = 1 | its parents' values in ``states``).
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+        Validated tables.
+    node : str
+    states : ndarray of int, shape (..., 5)
+        Values of all nodes, columns in :data:`NODES` order.
+
+    Returns
+    -------
+    ndarray of float, shape (...)
+    """
+    states = np.asarray(states)
+    index = tuple(states[..., INDEX[parent]] for parent in PARENTS[node])
+    table = cpts[node]
+    if not index:
+        return np.broadcast_to(table, states.shape[:-1]).astype(np.float64)
+    return table[index]
+
+
+def bernoulli_pmf(p: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Return P(X = x) for X ~ Bernoulli(p), elementwise.
+
+    Parameters
+    ----------
+    p, x : array_like
+        Probabilities of 1, and values 0/1; broadcast together.
+
+    Returns
+    -------
+    ndarray of float
+    """
+    return np.where(np.asarray(x) == 1, p, 1.0 - np.asarray(p))
+
+
+def joint_probability(cpts: Mapping[str, np.ndarray], states: np.ndarray) -> np.ndarray:
+    """Return P(A, B, C, D, E) = P(A) P(B) P(C | A, B) P(D | B) P(E | C) per state.
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+        Validated tables.
+    states : ndarray of int, shape (..., 5)
+
+    Returns
+    -------
+    ndarray of float, shape (...)
+    """
+    states = np.asarray(states)
+    prob = np.ones(states.shape[:-1])
+    for node in NODES:
+        prob = prob * bernoulli_pmf(node_probability(cpts, node, states), states[..., INDEX[node]])
+    return prob
+
+
+def log_joint(cpts: Mapping[str, np.ndarray], states: np.ndarray) -> np.ndarray:
+    """Return the log joint probability of each state (``-inf`` where it is zero).
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+        Validated tables.
+    states : ndarray of int, shape (..., 5)
+
+    Returns
+    -------
+    ndarray of float, shape (...)
+    """
+    with np.errstate(divide="ignore"):
+        return np.log(joint_probability(cpts, states))
+
+
+def all_states() -> np.ndarray:
+    """Return the 32 joint states, shape (32, 5), columns in :data:`NODES` order."""
+    return np.array(list(itertools.product((0, 1), repeat=len(NODES))), dtype=np.int64)
+
+
+def consistent(states: np.ndarray, evidence: Mapping[str, int]) -> np.ndarray:
+    """Return which states agree with the evidence.
+
+    Parameters
+    ----------
+    states : ndarray of int, shape (..., 5)
+    evidence : mapping of str to int
+
+    Returns
+    -------
+    ndarray of bool, shape (...)
+    """
+    states = np.asarray(states)
+    keep = np.ones(states.shape[:-1], dtype=bool)
+    for node, value in evidence.items():
+        keep &= states[..., INDEX[node]] == value
+    return keep
+
+
+def evidence_probability(cpts: Mapping[str, np.ndarray], evidence: Mapping[str, int]) -> float:
+    """Return P(evidence) by enumeration; the acceptance rate of rejection sampling.
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+        Validated tables.
+    evidence : mapping of str to int
+
+    Returns
+    -------
+    float
+    """
+    states = all_states()
+    return float(joint_probability(cpts, states)[consistent(states, evidence)].sum())
+
+
+def posterior_table(
+    cpts: Mapping[str, np.ndarray], evidence: Mapping[str, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the states that agree with the evidence and their posterior probabilities.
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+        Validated tables.
+    evidence : mapping of str to int
+        Evidence of positive probability.
+
+    Returns
+    -------
+    states : ndarray of int, shape (k, 5)
+        The ``k = 2 ** (5 - len(evidence))`` states consistent with the evidence.
+    probs : ndarray of float, shape (k,)
+        P(state | evidence), summing to one.
+    """
+    states = all_states()
+    states = states[consistent(states, evidence)]
+    weights = joint_probability(cpts, states)
+    return states, weights / weights.sum()
+
+
+def exact_posterior(cpts: Mapping, evidence: Mapping) -> dict[str, float]:
+    """Return P(node = 1 | evidence) for every unobserved node, by enumeration.
+
+    Parameters
+    ----------
+    cpts : mapping of str to array_like
+    evidence : mapping of str to int
+
+    Returns
+    -------
+    dict of str to float
+        Keyed by the unobserved nodes in topological order.
+
+    Raises
+    ------
+    ValueError
+        For bad tables or evidence, or evidence of probability zero.
+    """
+    data = validate_data({"cpts": cpts, "evidence": evidence})
+    states, probs = posterior_table(data["cpts"], data["evidence"])
+    return {node: float(probs @ states[:, INDEX[node]]) for node in free_nodes(data["evidence"])}
+
+
+# ------------------------------------------------- forward and rejection sampling
+
+
+def forward_sample(cpts: Mapping, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Draw ``n`` joint states by ancestral (forward) sampling, as in seed 004.
+
+    Nodes are drawn in topological order, each from its table given the parents
+    already drawn: a uniform ``u`` gives ``x = 1`` when ``u < P(x = 1 | parents)``
+    (the seed's partition of [0, 1], with the value 1 first).
+
+    Parameters
+    ----------
+    cpts : mapping of str to array_like
+        Tables as in the module docstring.
+    n : int
+        Number of states, >= 0.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of int64, shape (n, 5)
+        Columns in :data:`NODES` order.
+    """
+    cpts = validate_cpts(cpts)
+    n = _check_count("n", n, minimum=0)
+    uniforms = rng.random((n, len(NODES)))
+    states = np.zeros((n, len(NODES)), dtype=np.int64)
+    for node in NODES:
+        j = INDEX[node]
+        states[:, j] = uniforms[:, j] < node_probability(cpts, node, states)
+    return states
+
+
+def rejection_sample(
+    cpts: Mapping, evidence: Mapping, n: int, rng: np.random.Generator
+) -> tuple[np.ndarray, float]:
+    """Draw ``n`` forward samples and keep those that agree with the evidence.
+
+    Parameters
+    ----------
+    cpts : mapping of str to array_like
+    evidence : mapping of str to int
+    n : int
+        Number of forward samples proposed, >= 1.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    samples : ndarray of int64, shape (m, 5)
+        The ``m`` accepted states, draws from P(state | evidence).
+    acceptance : float
+        ``m / n``, an estimate of P(evidence).
+    """
+    cpts = validate_cpts(cpts)
+    evidence = validate_evidence(evidence)
+    n = _check_count("n", n, minimum=1)
+    states = forward_sample(cpts, n, rng)
+    keep = consistent(states, evidence)
+    return states[keep], float(keep.mean())
+
+
+def acceptance_fractions(
+    cpts: Mapping,
+    evidences: Sequence[Mapping] = EVIDENCE_SEQUENCE,
+    n: int = 10_000,
+    rng: np.random.Generator | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the acceptance of rejection sampling for each evidence set, and its exact value.
+
+    Parameters
+    ----------
+    cpts : mapping of str to array_like
+    evidences : sequence of mapping
+        Evidence sets, e.g. growing ones (:data:`EVIDENCE_SEQUENCE`).
+    n : int
+        Forward samples per evidence set.
+    rng : numpy.random.Generator, optional
+        Defaults to ``np.random.default_rng()``.
+
+    Returns
+    -------
+    observed : ndarray of float, shape (len(evidences),)
+        Fraction of the ``n`` forward samples kept.
+    exact : ndarray of float, shape (len(evidences),)
+        P(evidence), the expected fraction.
+    """
+    cpts = validate_cpts(cpts)
+    rng = np.random.default_rng() if rng is None else rng
+    observed = np.array([rejection_sample(cpts, ev, n, rng)[1] for ev in evidences])
+    exact = np.array([evidence_probability(cpts, validate_evidence(ev)) for ev in evidences])
+    return observed, exact
+
+
+# ------------------------------------------------------------ full conditionals
+
+
+def _conditional_one(weight_one: np.ndarray, weight_zero: np.ndarray) -> np.ndarray:
+    """Normalise two unnormalised weights into P(x = 1 | blanket)."""
+    return weight_one / (weight_one + weight_zero)
+
+
+def prob_a_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return P(A = 1 | B, C) ∝ P(A = 1) P(C | A = 1, B).
+
+    Parameters
+    ----------
+    state : ndarray of int, shape (chains, 5)
+    cpts : mapping of str to ndarray
+
+    Returns
+    -------
+    ndarray of float, shape (chains,)
+    """
+    b, c = state[:, INDEX["B"]], state[:, INDEX["C"]]
+    w1 = cpts["A"] * bernoulli_pmf(cpts["C"][1, b], c)
+    w0 = (1.0 - cpts["A"]) * bernoulli_pmf(cpts["C"][0, b], c)
+    return _conditional_one(w1, w0)
+
+
+def prob_b_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return P(B = 1 | A, C, D) ∝ P(B = 1) P(C | A, B = 1) P(D | B = 1).
+
+    Parameters
+    ----------
+    state : ndarray of int, shape (chains, 5)
+    cpts : mapping of str to ndarray
+
+    Returns
+    -------
+    ndarray of float, shape (chains,)
+    """
+    a, c, d = state[:, INDEX["A"]], state[:, INDEX["C"]], state[:, INDEX["D"]]
+    w1 = cpts["B"] * bernoulli_pmf(cpts["C"][a, 1], c) * bernoulli_pmf(cpts["D"][1], d)
+    w0 = (1.0 - cpts["B"]) * bernoulli_pmf(cpts["C"][a, 0], c) * bernoulli_pmf(cpts["D"][0], d)
+    return _conditional_one(w1, w0)
+
+
+def prob_c_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return P(C = 1 | A, B, E) ∝ P(C = 1 | A, B) P(E | C = 1).
+
+    Parameters
+    ----------
+    state : ndarray of int, shape (chains, 5)
+    cpts : mapping of str to ndarray
+
+    Returns
+    -------
+    ndarray of float, shape (chains,)
+    """
+    a, b, e = state[:, INDEX["A"]], state[:, INDEX["B"]], state[:, INDEX["E"]]
+    p_c = cpts["C"][a, b]
+    w1 = p_c * bernoulli_pmf(cpts["E"][1], e)
+    w0 = (1.0 - p_c) * bernoulli_pmf(cpts["E"][0], e)
+    return _conditional_one(w1, w0)
+
+
+def prob_d_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return P(D = 1 | B), D's blanket being its parent alone (it has no children).
+
+    Parameters
+    ----------
+    state : ndarray of int, shape (chains, 5)
+    cpts : mapping of str to ndarray
+
+    Returns
+    -------
+    ndarray of float, shape (chains,)
+    """
+    return cpts["D"][state[:, INDEX["B"]]]
+
+
+def prob_e_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return P(E = 1 | C), E's blanket being its parent alone (it has no children).
+
+    Parameters
+    ----------
+    state : ndarray of int, shape (chains, 5)
+    cpts : mapping of str to ndarray
+
+    Returns
+    -------
+    ndarray of float, shape (chains,)
+    """
+    return cpts["E"][state[:, INDEX["C"]]]
+
+
+FULL_CONDITIONALS: dict[str, Callable[[np.ndarray, Mapping[str, np.ndarray]], np.ndarray]] = {
+    "A": prob_a_given_blanket,
+    "B": prob_b_given_blanket,
+    "C": prob_c_given_blanket,
+    "D": prob_d_given_blanket,
+    "E": prob_e_given_blanket,
+}
+"""P(node = 1 | Markov blanket) for each node."""
+
+
+def gibbs_sweep(
+    state: np.ndarray,
+    cpts: Mapping[str, np.ndarray],
+    nodes: Sequence[str],
+    uniforms: np.ndarray,
+) -> None:
+    """Update ``nodes`` of every chain in turn from their full conditionals, in place.
+
+    Parameters
+    ----------
+    state : ndarray of int, shape (chains, 5)
+        Current states; overwritten.
+    cpts : mapping of str to ndarray
+    nodes : sequence of str
+        The unobserved nodes, in scan order.
+    uniforms : ndarray of float, shape (chains, len(nodes))
+        Pre-drawn U(0, 1) numbers, one per chain and node: node ``k`` of chain
+        ``c`` becomes 1 when ``uniforms[c, k] < P(node = 1 | blanket)``.
+    """
+    for k, node in enumerate(nodes):
+        state[:, INDEX[node]] = uniforms[:, k] < FULL_CONDITIONALS[node](state, cpts)
+
+
+# -------------------------------------------------------------------- samplers
+
+
+def _check_count(name: str, value: int, minimum: int) -> int:
+    """Check that ``value`` is an integer >= ``minimum`` and return it as int."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def initial_states(
+    cpts: Mapping[str, np.ndarray],
+    evidence: Mapping[str, int],
+    rngs: Sequence[np.random.Generator],
+) -> np.ndarray:
+    """Draw a dispersed starting state per chain.
+
+    Each chain starts at a state drawn uniformly (not by probability) from the
+    states that agree with the evidence and have positive probability, so
+    chains start apart and never at an impossible state.
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+    evidence : mapping of str to int
+    rngs : sequence of numpy.random.Generator
+        One per chain.
+
+    Returns
+    -------
+    ndarray of int64, shape (chains, 5)
+    """
+    states, probs = posterior_table(cpts, evidence)
+    support = states[probs > 0]
+    return np.stack([support[rng.integers(len(support))] for rng in rngs])
+
+
+def sample(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
+    """Gibbs-sample the unobserved nodes given the evidence.
+
+    Each iteration updates the unobserved nodes in topological order, each
+    from P(node | Markov blanket) (:data:`FULL_CONDITIONALS`), all chains at
+    once. Every chain draws its uniforms from its own stream.
+
+    Parameters
+    ----------
+    data : mapping
+        Keys ``cpts`` and ``evidence`` (module docstring).
+    draws : int
+        Kept iterations per chain, >= 1.
+    tune : int
+        Discarded iterations per chain, >= 0.
+    chains : int
+        Number of chains, >= 1.
+    random_seed : int or None
+        Seed of ``np.random.default_rng(random_seed).spawn(chains)``.
+
+    Returns
+    -------
+    dict of str to ndarray
+        One int64 array of shape (chains, draws) per unobserved node.
+    """
+    data = validate_data(data)
+    check_sampler_args(draws, tune, chains, random_seed)
+    cpts, evidence = data["cpts"], data["evidence"]
+    nodes = free_nodes(evidence)
+    rngs = chain_rngs(random_seed, chains)
+    state = initial_states(cpts, evidence, rngs)
+    uniforms = np.stack([rng.random((tune + draws, len(nodes))) for rng in rngs])
+    out = {node: np.empty((chains, draws), dtype=np.int64) for node in nodes}
+    for it in range(tune + draws):
+        gibbs_sweep(state, cpts, nodes, uniforms[:, it])
+        if it >= tune:
+            for node in nodes:
+                out[node][:, it - tune] = state[:, INDEX[node]]
+    return out
+
+
+def sample_rejection(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> xr.DataTree:
+    """Draw independent posterior samples by rejection from forward sampling.
+
+    Forward samples are drawn in batches (sized from the exact P(evidence))
+    until ``draws`` agree with the evidence. The draws are independent, so
+    ``tune`` is validated and otherwise unused.
+
+    Parameters
+    ----------
+    data : mapping
+        Keys ``cpts`` and ``evidence`` (module docstring).
+    draws : int
+        Kept draws per chain, >= 1.
+    tune : int
+        >= 0; no burn-in is needed.
+    chains : int
+        Number of chains, >= 1.
+    random_seed : int or None
+        Seed of ``np.random.default_rng(random_seed).spawn(chains)``.
+
+    Returns
+    -------
+    xarray.DataTree
+        ``posterior``: one int64 variable (chain, draw) per unobserved node;
+        ``sample_stats``: ``n_proposals`` (chain, draw), the forward samples
+        spent on each kept draw (geometric with mean 1 / P(evidence)), and
+        ``acceptance_rate`` (chain, draw), each chain's overall kept fraction.
+    """
+    data = validate_data(data)
+    check_sampler_args(draws, tune, chains, random_seed)
+    cpts, evidence = data["cpts"], data["evidence"]
+    nodes = free_nodes(evidence)
+    p_evidence = evidence_probability(cpts, evidence)
+    rngs = chain_rngs(random_seed, chains)
+    out = {node: np.empty((chains, draws), dtype=np.int64) for node in nodes}
+    n_proposals = np.empty((chains, draws), dtype=np.int64)
+    acceptance = np.empty((chains, draws))
+    for c, rng in enumerate(rngs):
+        kept, spent, proposed = 0, [], 0
+        while kept < draws:
+            batch = math.ceil(1.1 * (draws - kept) / p_evidence) + 16
+            states = forward_sample(cpts, batch, rng)
+            positions = np.flatnonzero(consistent(states, evidence))[: draws - kept]
+            for node in nodes:
+                out[node][c, kept : kept + len(positions)] = states[positions, INDEX[node]]
+            spent.append(positions + proposed)
+            kept += len(positions)
+            proposed += batch
+        positions = np.concatenate(spent)
+        n_proposals[c] = np.diff(positions, prepend=-1)
+        acceptance[c] = draws / (positions[-1] + 1)
+    return from_dict(
+        {
+            "posterior": out,
+            "sample_stats": {"n_proposals": n_proposals, "acceptance_rate": acceptance},
+        }
+    )

@@ -1,0 +1,392 @@
+import arviz_base as azb
+import arviz_stats
+import numpy as np
+import pytest
+from scipy import stats
+
+from handrolled import regression as reg
+
+DATA = reg.default_data()
+STATS = reg.sufficient_statistics(DATA["height"], DATA["weight"])
+EXACT = reg.exact_marginals(DATA)
+Z = 4.0  # MCSE-scaled threshold: a handful of checks per test, two-sided
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def joint_precision(sigma2, data=DATA):
+    """Precision and linear term of (beta0, beta1) | sigma2 from the design matrix."""
+    x = np.column_stack([np.ones_like(data["height"]), data["height"]])
+    lam = x.T @ x / sigma2 + np.diag([1 / data["m0"], 1 / data["m1"]])
+    return lam, x.T @ data["weight"] / sigma2
+
+
+class ScriptedRng:
+    """Hands out pre-drawn numbers in call order, as a Generator would."""
+
+    def __init__(self, normals, gammas, shape):
+        self.normals = iter(normals.ravel())
+        self.gammas = iter(gammas)
+        self.shape = shape
+
+    def standard_normal(self):
+        return next(self.normals)
+
+    def gamma(self, shape, scale):
+        assert shape == self.shape
+        return scale * next(self.gammas)
+
+
+def python_gibbs(data, *, draws, tune, chains, random_seed, precision=None, blocked=True):
+    """Blocked (or not) Gibbs as a plain Python loop over the module's conditionals."""
+    precision = precision or reg.sample_precision_given_rest
+    d = reg.validate_data(data)
+    s = reg.sufficient_statistics(d["height"], d["weight"])
+    out = {name: np.empty((chains, draws)) for name in reg.VARIABLES}
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        beta0, beta1, sigma2 = reg.initial_point(s, rng)
+        for t in range(tune + draws):
+            if blocked:
+                beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, s, d["m0"], d["m1"], rng)
+            else:
+                beta0 = reg.sample_beta0_given_rest(beta1, sigma2, s, d["m0"], rng)
+                beta1 = reg.sample_beta1_given_rest(beta0, sigma2, s, d["m1"], rng)
+            sigma2 = 1.0 / precision(beta0, beta1, s, d["epsilon"], rng)
+            if t >= tune:
+                out["beta0"][c, t - tune], out["beta1"][c, t - tune] = beta0, beta1
+                out["sigma2"][c, t - tune] = sigma2
+    return out
+
+
+def precision_rate_as_scale(beta0, beta1, s, epsilon, rng):
+    """The classic slip: numpy's gamma takes a scale, and this passes the rate."""
+    shape, rate = reg.precision_conditional(beta0, beta1, s, epsilon)
+    return rng.gamma(shape, rate)
+
+
+def precision_without_half(beta0, beta1, s, epsilon, rng):
+    """Rate epsilon + SSE instead of epsilon + SSE / 2."""
+    shape, _ = reg.precision_conditional(beta0, beta1, s, epsilon)
+    return rng.gamma(shape, 1.0 / (epsilon + reg.sse(beta0, beta1, s)))
+
+
+def worst_z_against_exact(draws):
+    """max over variables of |mean - exact mean| / MCSE (arviz_stats)."""
+    tree = azb.from_dict({"posterior": draws})
+    mcse = arviz_stats.mcse(tree)
+    return max(
+        abs(float(draws[v].mean()) - EXACT[v].mean) / float(mcse[v].values) for v in reg.VARIABLES
+    )
+
+
+# --------------------------------------------------------------------- data
+
+
+def test_women_is_r_women():
+    assert DATA["height"].tolist() == list(range(58, 73))
+    assert DATA["weight"][[0, -1]].tolist() == [115.0, 164.0]
+    assert (DATA["m0"], DATA["m1"], DATA["epsilon"]) == (1e6, 1e6, 1e-3)
+
+
+def test_davis_keeps_row_12_error_unless_corrected():
+    raw = reg.davis_data()
+    fixed = reg.davis_data(corrected=True)
+    assert raw["height"].size == raw["weight"].size == 200
+    assert (raw["height"][11], raw["weight"][11]) == (57.0, 166.0)
+    assert (fixed["height"][11], fixed["weight"][11]) == (166.0, 57.0)
+    assert reg.validate_data(fixed)["height"].size == 200
+
+
+def test_synthetic_data_is_reproducible_and_valid():
+    a = reg.synthetic_data(30, rng=np.random.default_rng(1))
+    b = reg.synthetic_data(30, rng=np.random.default_rng(1))
+    np.testing.assert_array_equal(a["weight"], b["weight"])
+    assert reg.validate_data(a)["height"].shape == (30,)
+
+
+# ----------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"weight": np.arange(14.0)}, "same length"),
+        ({"height": [60.0, 61.0], "weight": [100.0, 110.0]}, "at least 3"),
+        ({"height": [60.0, np.nan, 62.0, 63.0]}, "height must be finite"),
+        ({"weight": [1.0, 2.0, np.inf] + [3.0] * 12}, "weight must be finite"),
+        ({"height": [65.0] * 15}, "height must not be constant"),
+        ({"height": np.ones((15, 1))}, "height must be 1-D"),
+        ({"m0": 0.0}, "m0"),
+        ({"m1": -1.0}, "m1"),
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"epsilon": np.nan}, "epsilon"),
+        ({"m0": "big"}, "m0"),
+    ],
+)
+def test_bad_data_raises_naming_the_argument(change, match):
+    with pytest.raises(ValueError, match=match):
+        reg.validate_data({**DATA, **change})
+    with pytest.raises(ValueError, match=match):
+        reg.sample_blocked({**DATA, **change}, draws=5, tune=0, chains=1, random_seed=0)
+
+
+def test_missing_key_is_named():
+    data = dict(DATA)
+    del data["epsilon"]
+    with pytest.raises(ValueError, match="epsilon"):
+        reg.validate_data(data)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"draws": 0}, "draws"),
+        ({"tune": -1}, "tune"),
+        ({"chains": 0}, "chains"),
+        ({"random_seed": -3}, "random_seed"),
+        ({"thin": 0}, "thin"),
+    ],
+)
+@pytest.mark.parametrize("sampler", [reg.sample, reg.sample_blocked])
+def test_bad_settings_raise(sampler, kwargs, match):
+    settings = {"draws": 5, "tune": 0, "chains": 1, "random_seed": 0, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        sampler(DATA, **settings)
+
+
+# ------------------------------------------------------ full conditionals
+
+
+def test_sufficient_statistics_give_the_sum_of_squares():
+    for beta0, beta1 in [(-87.5, 3.45), (0.0, 0.0), (10.0, -2.0)]:
+        direct = np.sum((DATA["weight"] - beta0 - beta1 * DATA["height"]) ** 2)
+        np.testing.assert_allclose(reg.sse(beta0, beta1, STATS), direct, rtol=1e-12)
+
+
+@pytest.mark.parametrize("sigma2", [0.5, 2.7, 40.0])
+@pytest.mark.parametrize("other", [-5.0, 3.45])
+def test_single_coefficient_conditionals_match_gaussian_conditioning(sigma2, other):
+    lam, h = joint_precision(sigma2)
+    # beta0 | beta1 = other: precision lam00, mean (h0 - lam01 * other) / lam00; likewise beta1.
+    b0 = reg.beta0_conditional(other, sigma2, STATS, DATA["m0"])
+    np.testing.assert_allclose(b0, ((h[0] - lam[0, 1] * other) / lam[0, 0], lam[0, 0] ** -0.5))
+    b1 = reg.beta1_conditional(other, sigma2, STATS, DATA["m1"])
+    np.testing.assert_allclose(b1, ((h[1] - lam[0, 1] * other) / lam[1, 1], lam[1, 1] ** -0.5))
+
+
+def test_conditionals_tend_to_the_seed_formulas_as_m_grows():
+    x, y, n = DATA["height"], DATA["weight"], DATA["height"].size
+    beta0, beta1, sigma2 = -80.0, 3.3, 2.0
+    np.testing.assert_allclose(
+        reg.beta0_conditional(beta1, sigma2, STATS, 1e15),
+        (np.mean(y - x * beta1), np.sqrt(sigma2 / n)),
+        rtol=1e-9,
+    )
+    np.testing.assert_allclose(
+        reg.beta1_conditional(beta0, sigma2, STATS, 1e15),
+        ((x @ y - beta0 * x.sum()) / (x @ x), np.sqrt(sigma2 / (x @ x))),
+        rtol=1e-9,
+    )
+
+
+def test_precision_conditional_is_seed_gamma():
+    beta0, beta1 = -85.0, 3.4
+    shape, rate = reg.precision_conditional(beta0, beta1, STATS, 1e-3)
+    resid = DATA["weight"] - beta0 - beta1 * DATA["height"]
+    np.testing.assert_allclose((shape, rate), (1e-3 + 15 / 2, 1e-3 + resid @ resid / 2))
+
+
+def test_one_step_draws_from_each_closed_form_conditional():
+    rng = np.random.default_rng(11)
+    n = 4000
+    m0, m1, eps = DATA["m0"], DATA["m1"], DATA["epsilon"]
+    b0 = [reg.sample_beta0_given_rest(3.4, 2.5, STATS, m0, rng) for _ in range(n)]
+    b1 = [reg.sample_beta1_given_rest(-85.0, 2.5, STATS, m1, rng) for _ in range(n)]
+    tau = [reg.sample_precision_given_rest(-85.0, 3.4, STATS, eps, rng) for _ in range(n)]
+    lam, h = joint_precision(2.5)
+    target0 = stats.norm((h[0] - lam[0, 1] * 3.4) / lam[0, 0], lam[0, 0] ** -0.5)
+    target1 = stats.norm((h[1] - lam[0, 1] * -85.0) / lam[1, 1], lam[1, 1] ** -0.5)
+    resid = DATA["weight"] + 85.0 - 3.4 * DATA["height"]
+    target_tau = stats.gamma(eps + 7.5, scale=1 / (eps + resid @ resid / 2))
+    assert stats.kstest(b0, target0.cdf).pvalue > 1e-3
+    assert stats.kstest(b1, target1.cdf).pvalue > 1e-3
+    assert stats.kstest(tau, target_tau.cdf).pvalue > 1e-3
+    # The slip the docstring warns about is visible to the same test.
+    bad = [precision_rate_as_scale(-85.0, 3.4, STATS, eps, rng) for _ in range(n)]
+    assert stats.kstest(bad, target_tau.cdf).pvalue < 1e-6
+
+
+@pytest.mark.parametrize("sigma2", [0.3, 2.7, 50.0])
+def test_blocked_conditional_is_the_bivariate_normal(sigma2):
+    lam, h = joint_precision(sigma2)
+    mean0, mean1, l11, l21, l22 = reg.beta_conditional(sigma2, STATS, DATA["m0"], DATA["m1"])
+    np.testing.assert_allclose([mean0, mean1], np.linalg.solve(lam, h), rtol=1e-9)
+    chol = np.array([[l11, 0.0], [l21, l22]])
+    np.testing.assert_allclose(chol @ chol.T, lam, rtol=1e-9)
+
+
+def test_blocked_step_draws_from_the_bivariate_normal():
+    sigma2, n = 2.7, 4000
+    rng = np.random.default_rng(5)
+    draws = np.array(
+        [reg.sample_beta_given_sigma2(sigma2, STATS, DATA["m0"], DATA["m1"], rng) for _ in range(n)]
+    )
+    lam, h = joint_precision(sigma2)
+    centred = draws - np.linalg.solve(lam, h)
+    # (b - mu)' Lambda (b - mu) ~ chi2(2), and the whitened components are uncorrelated.
+    quad = np.einsum("ni,ij,nj->n", centred, lam, centred)
+    assert stats.kstest(quad, stats.chi2(2).cdf).pvalue > 1e-3
+    white = centred @ np.linalg.cholesky(lam)
+    assert abs(np.corrcoef(white.T)[0, 1]) * np.sqrt(n) < Z
+    # and the coefficients are as correlated as the seed's data make them
+    assert np.corrcoef(draws.T)[0, 1] < -0.99
+
+
+# ---------------------------------------------------------------- kernels
+
+
+@pytest.mark.parametrize("blocked", [False, True])
+def test_kernels_are_the_conditionals_bit_for_bit(blocked):
+    m0, m1, eps = DATA["m0"], DATA["m1"], DATA["epsilon"]
+    shape = eps + 7.5
+    rng = np.random.default_rng(9)
+    normals = rng.standard_normal((60, 2))
+    gammas = rng.standard_gamma(shape, 60)
+    state = np.array([-80.0, 3.3, 2.0])
+    out = np.empty((20, 3))
+    kernel = reg.blocked_kernel if blocked else reg.gibbs_kernel
+    kernel(STATS, m0, m1, eps, state.copy(), normals, gammas, 3, out)
+
+    scripted = ScriptedRng(normals, gammas, shape)
+    beta0, beta1, sigma2 = state
+    expected = []
+    for _ in range(60):
+        if blocked:
+            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, STATS, m0, m1, scripted)
+        else:
+            beta0 = reg.sample_beta0_given_rest(beta1, sigma2, STATS, m0, scripted)
+            beta1 = reg.sample_beta1_given_rest(beta0, sigma2, STATS, m1, scripted)
+        sigma2 = 1.0 / reg.sample_precision_given_rest(beta0, beta1, STATS, eps, scripted)
+        expected.append((beta0, beta1, sigma2))
+    np.testing.assert_array_equal(out, np.array(expected)[2::3])
+
+
+# ---------------------------------------------------------------- samplers
+
+
+@pytest.mark.parametrize("sampler", [reg.sample, reg.sample_blocked])
+def test_shapes_seeds_and_dispersed_starts(sampler):
+    np.random.seed(1)  # noqa: NPY002 - proves the sampler ignores the global state
+    a = sampler(DATA, draws=6, tune=0, chains=3, random_seed=42, thin=1)
+    np.random.seed(2)  # noqa: NPY002
+    b = sampler(DATA, draws=6, tune=0, chains=3, random_seed=42, thin=1)
+    c = sampler(DATA, draws=6, tune=0, chains=3, random_seed=43, thin=1)
+    assert set(a) == set(reg.VARIABLES)
+    for name in reg.VARIABLES:
+        assert a[name].shape == (3, 6)
+        np.testing.assert_array_equal(a[name], b[name])
+        assert not np.array_equal(a[name], c[name])
+        assert len(np.unique(a[name][:, 0])) == 3
+    assert np.all(a["sigma2"] > 0)
+
+
+def test_default_thin_comes_from_the_conditional_correlation():
+    rho = reg.conditional_correlation(DATA)
+    assert -0.999 < rho < -0.997
+    thin = reg.default_thin(DATA)
+    assert thin == 523
+    assert rho ** (2 * thin) <= reg.THIN_TARGET_AUTOCORRELATION < rho ** (2 * (thin - 1))
+    centred = {**DATA, "height": DATA["height"] - DATA["height"].mean()}
+    assert reg.default_thin(centred) == 1
+
+
+def test_unthinned_one_at_a_time_gibbs_mixes_slowly():
+    post = reg.sample(DATA, draws=1000, tune=1000, chains=2, random_seed=3, thin=1)
+    ess = arviz_stats.ess(post["beta1"])
+    assert ess < 100  # about 1000 / 450 per chain: why sample() thins
+
+
+@pytest.mark.parametrize("sampler", [reg.sample, reg.sample_blocked])
+def test_default_settings_converge_and_match_the_exact_posterior(sampler):
+    post = sampler(DATA, draws=1000, tune=1000, chains=4, random_seed=2026)
+    tree = azb.from_dict({"posterior": post})
+    for method in ("bulk", "tail"):
+        ess = arviz_stats.ess(tree, method=method)
+        assert all(float(ess[v].values) >= 400 for v in reg.VARIABLES), method
+    rhat = arviz_stats.rhat(tree)
+    assert all(float(rhat[v].values) < 1.01 for v in reg.VARIABLES)
+    assert worst_z_against_exact(post) < Z
+    for name in reg.VARIABLES:
+        for p, exact in EXACT[name].quantiles.items():
+            q = float(np.quantile(post[name], p))
+            mcse = float(arviz_stats.mcse(tree, method="quantile", prob=p)[name].values)
+            assert abs(q - exact) / mcse < Z, (name, p)
+
+
+def test_correct_python_loop_passes_and_wrong_conditionals_are_caught():
+    settings = {"draws": 1000, "tune": 200, "chains": 4, "random_seed": 8}
+    assert worst_z_against_exact(python_gibbs(DATA, **settings)) < Z
+    for wrong in (precision_rate_as_scale, precision_without_half):
+        assert worst_z_against_exact(python_gibbs(DATA, precision=wrong, **settings)) > 10
+
+
+def test_recovers_synthetic_truth():
+    truth = {"beta0": -40.0, "beta1": 2.5, "sigma2": 4.0}
+    data = reg.synthetic_data(2000, **truth, rng=np.random.default_rng(17))
+    post = reg.sample_blocked(data, draws=500, tune=200, chains=2, random_seed=1)
+    exact = reg.exact_marginals(data)
+    for name, value in truth.items():
+        # the posterior covers the truth, on the scale of its own sd
+        assert abs(post[name].mean() - value) < Z * post[name].std()
+        assert abs(exact[name].mean - value) < Z * exact[name].sd
+
+
+# ---------------------------------------------------------- exact reference
+
+
+def test_exact_marginals_match_the_flat_prior_closed_forms():
+    """With huge m0, m1: sigma2 ~ InvGamma(a, b), beta ~ Student t with 2a dof."""
+    data = {**DATA, "m0": 1e14, "m1": 1e14}
+    x, y, n = data["height"], data["weight"], data["height"].size
+    design = np.column_stack([np.ones(n), x])
+    ols, sse_min = np.linalg.lstsq(design, y, rcond=None)[:2]
+    a, b = data["epsilon"] + (n - 2) / 2, data["epsilon"] + sse_min[0] / 2
+    cov = b / a * np.linalg.inv(design.T @ design)
+    targets = {
+        "beta0": stats.t(2 * a, ols[0], np.sqrt(cov[0, 0])),
+        "beta1": stats.t(2 * a, ols[1], np.sqrt(cov[1, 1])),
+        "sigma2": stats.invgamma(a, scale=b),
+    }
+    exact = reg.exact_marginals(data)
+    for name, target in targets.items():
+        np.testing.assert_allclose(exact[name].mean, target.mean(), rtol=1e-7)
+        np.testing.assert_allclose(exact[name].sd, target.std(), rtol=1e-6)
+        for p, q in exact[name].quantiles.items():
+            np.testing.assert_allclose(q, target.ppf(p), rtol=1e-6)
+        grid = target.ppf(np.linspace(0.01, 0.99, 7))
+        np.testing.assert_allclose(exact[name].pdf(grid), target.pdf(grid), rtol=1e-6)
+    covariances = reg.exact_covariances(data)
+    np.testing.assert_allclose(covariances["beta0*beta1"], cov[0, 1] * a / (a - 1), rtol=1e-6)
+    np.testing.assert_allclose(covariances["beta0*sigma2"], 0.0, atol=1e-9)
+
+
+def test_small_samples_have_no_finite_sigma2_moments():
+    data = {**DATA, "height": DATA["height"][:3], "weight": DATA["weight"][:3]}
+    exact = reg.exact_marginals(data)
+    assert exact["sigma2"].mean is None and exact["sigma2"].sd is None
+    assert exact["beta1"].mean is not None
+
+
+def test_log_posterior_differences_match_scipy():
+    points = np.array([[-87.0, 3.45, 2.5], [-80.0, 3.3, 4.0], [-95.0, 3.6, 1.2]])
+    ours = reg.log_posterior(*points.T, DATA)
+    x, y = DATA["height"], DATA["weight"]
+    theirs = [
+        stats.norm(b0 + b1 * x, np.sqrt(s2)).logpdf(y).sum()
+        + stats.norm(0, 1e3).logpdf(b0)
+        + stats.norm(0, 1e3).logpdf(b1)
+        + stats.invgamma(1e-3, scale=1e-3).logpdf(s2)
+        for b0, b1, s2 in points
+    ]
+    np.testing.assert_allclose(np.diff(ours), np.diff(theirs), rtol=1e-10)
