@@ -16,12 +16,16 @@ The rules (DESIGN.md, "Comparing two samplers"):
   procedure so that a correct pair raises a false alarm in about ``alpha`` of
   runs (1 % by default);
 * each side must pass the gates R-hat < 1.01 and bulk and tail ESS >= 100 per
-  chain; a side that fails them is ``"not converged"``, its own verdict.
+  chain; a side that fails them is ``"not converged"``, its own verdict;
+* every quantity must be finite in every draw: a draw whose log density is
+  ``-inf`` lies outside the support, and that is ``"disagree"`` whatever the
+  gates say.
 """
 
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Mapping, Sequence
 
 import arviz_stats as azs
@@ -266,12 +270,36 @@ def diagnostic_checks(summaries: Mapping[str, pd.DataFrame], chains: int) -> pd.
     )
 
 
-def verdict(z_table: pd.DataFrame, gates: pd.DataFrame) -> str:
-    """Return the verdict: ``"not converged"``, else ``"disagree"``, else ``"agree"``.
+def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
+    """Return one check per side and quantity: the fraction of non-finite draws must be 0."""
+    rows = []
+    for label, da in sides.items():
+        bad = (~np.isfinite(da)).mean(SAMPLE_DIMS)
+        for quantity, fraction in zip(da["quantity"].values, bad.values, strict=True):
+            rows.append(
+                {
+                    "comparison": label,
+                    "quantity": str(quantity),
+                    "statistic": "non-finite draws",
+                    "value": float(fraction),
+                    "threshold": 0.0,
+                    "passed": bool(fraction == 0),
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["comparison", "quantity", "statistic", "value", "threshold", "passed"]
+    )
 
-    A failed gate means not converged, whatever the z-checks say; otherwise one
+
+def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | None = None) -> str:
+    """Return the verdict: ``"disagree"``, ``"not converged"`` or ``"agree"``.
+
+    Draws outside the support (a failed support check) mean disagree; otherwise
+    a failed gate means not converged, whatever the z-checks say; otherwise one
     failed z-check means disagree.
     """
+    if support is not None and len(support) and not support["passed"].all():
+        return DISAGREE
     if len(gates) and not gates["passed"].all():
         return NOT_CONVERGED
     if len(z_table) and not z_table["passed"].all():
@@ -306,18 +334,22 @@ def compare_draws(
     -------
     verdict : str
     checks : pandas.DataFrame
-        The z-checks (with ``kind="agreement"`` or ``"exact"``) and the gates
-        (``kind="diagnostic"``), columns ``comparison, kind, quantity,
-        statistic, value, threshold, passed``.
+        The z-checks (with ``kind="agreement"`` or ``"exact"``), the gates
+        (``kind="diagnostic"``) and the support checks (``kind="support"``),
+        columns ``comparison, kind, quantity, statistic, value, threshold, passed``.
     summaries : dict of str to DataFrame
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     chains = {da.sizes["chain"] for da in sides.values()}
-    summaries = {label: summarize(da) for label, da in sides.items()}
+    with warnings.catch_warnings():
+        # Non-finite draws make NaN statistics; the support checks below report them.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        summaries = {label: summarize(da) for label, da in sides.items()}
     z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
     gates = diagnostic_checks(summaries, max(chains))
-    result = verdict(z_table, gates)
+    support = support_checks(sides)
+    result = verdict(z_table, gates, support)
     z_table = z_table.assign(
         kind=np.where(z_table["comparison"].str.endswith(" vs exact"), "exact", "agreement"),
         value=z_table["z"],
@@ -325,6 +357,11 @@ def compare_draws(
     )
     columns = ["comparison", "kind", "quantity", "statistic", "value", "threshold", "passed"]
     checks = pd.concat(
-        [z_table[columns], gates.assign(kind="diagnostic")[columns]], ignore_index=True
+        [
+            z_table[columns],
+            gates.assign(kind="diagnostic")[columns],
+            support.assign(kind="support")[columns],
+        ],
+        ignore_index=True,
     )
     return result, checks, summaries

@@ -108,6 +108,13 @@ class Pair:
         quantiles of :data:`PROBS`; a pair of discrete variables compares ``mean``).
     pymc_kwargs : mapping
         Extra keyword arguments for ``pm.sample`` (for example discrete step methods).
+    pymc_steps : mapping of str to str
+        Further PyMC runs shown as second references, label to the name of a
+        step method in ``pymc`` (``{"metropolis": "Metropolis"}``). They are
+        checked against the exact answer and NUTS, but do not decide the verdict.
+    report_extra : callable or None
+        ``report_extra(data) -> [(heading, html), ...]``: pair-specific sections
+        of the HTML report (for example a table of acceptance fractions).
     settings : mapping
         Default ``draws``, ``tune`` and ``chains`` for this pair.
     """
@@ -124,4 +131,6 @@ class Pair:
     align: Callable[[Any, Any], Any] | None = None
     statistics: tuple[str, ...] = ("mean", "sd", "q5", "q50", "q95")
     pymc_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    pymc_steps: Mapping[str, str] = field(default_factory=dict)
+    report_extra: Callable[[Mapping[str, Any]], list[tuple[str, str]]] | None = None
     settings: Mapping[str, int] = field(default_factory=dict)

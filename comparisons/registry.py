@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from comparisons.pair import Pair
-from comparisons.pairs import bayes_net, bivariate_normal, regression
+from comparisons.pairs import bayes_net, bivariate_normal, mh_beta, mh_normal, regression
 
 PAIRS: tuple[Pair, ...] = (
     bivariate_normal.PAIR,
     regression.PAIR,
+    mh_normal.PAIR,
+    mh_beta.PAIR,
     bayes_net.PAIR,
 )
 

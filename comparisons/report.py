@@ -92,6 +92,8 @@ def to_json(result: PairResult) -> dict:
         }
         if label != PYMC:
             sides[label]["verdict"] = result.verdicts[label]
+        if side.acceptance_rate is not None:
+            sides[label]["acceptance_rate"] = side.acceptance_rate
     return {
         "pair": result.pair.name,
         "title": result.pair.title,
@@ -128,12 +130,18 @@ def render_pair(result: PairResult) -> str:
     rows = []
     for label, side in result.sides.items():
         verdict = result.verdicts.get(label, "reference")
+        accept = side.acceptance_rate
         rows.append(
             f"<tr><td>{html.escape(label)}</td><td>{html.escape(side.sampler)}</td>"
             f"<td>{html.escape(verdict)}</td><td>{side.timings['compile_s']:.2f}</td>"
             f"<td>{side.timings['sampling_s']:.3f}</td>"
-            f"<td>{result.ess_per_second(label):,.0f}</td></tr>"
+            f"<td>{result.ess_per_second(label):,.0f}</td>"
+            f"<td>{'' if accept is None else f'{accept:.2f}'}</td></tr>"
         )
+    extras = []
+    if pair.report_extra is not None:
+        for heading, fragment in pair.report_extra(result.data):
+            extras += [f"<h2>{html.escape(heading)}</h2>", fragment]
     failed = result.checks[~result.checks["passed"]]
     body = [
         f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
@@ -143,7 +151,14 @@ def render_pair(result: PairResult) -> str:
         f"{s['draws']} draws after {s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
         "<h2>Sides</h2>",
         "<table><tr><th>side</th><th>sampler</th><th>verdict</th><th>compile (s)</th>"
-        "<th>sampling (s)</th><th>min ESS bulk / s</th></tr>" + "".join(rows) + "</table>",
+        "<th>sampling (s)</th><th>min ESS bulk / s</th><th>acceptance</th></tr>"
+        + "".join(rows)
+        + "</table>",
+        "<p>Each hand-rolled side is judged against NUTS (<code>pymc</code>) and the exact "
+        "answer; further PyMC samplers are shown as second references. Acceptance is the mean "
+        "acceptance of Metropolis-type samplers (the seeds advise about 0.15 to 0.5 for a "
+        "random walk).</p>",
+        *extras,
         f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
         _checks_table(failed) if len(failed) else "<p>None.</p>",
         "<h2>Summaries</h2>",

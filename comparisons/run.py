@@ -41,6 +41,17 @@ class Side:
     timings: dict[str, float]
     quantities: xr.DataArray | None = None
 
+    @property
+    def acceptance_rate(self) -> float | None:
+        """Mean acceptance of a Metropolis-type side (``acceptance_rate`` or ``accepted``)."""
+        if "sample_stats" not in self.tree.children:
+            return None
+        stats = self.tree["sample_stats"]
+        for name in ("acceptance_rate", "accepted"):
+            if name in stats.data_vars:
+                return float(stats[name].astype(float).mean())
+        return None
+
 
 @dataclass
 class PairResult:
@@ -55,6 +66,7 @@ class PairResult:
     summaries: dict[str, pd.DataFrame]
     reference: Mapping[str, ExactMarginal] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
 
     def ess_per_second(self, label: str) -> float:
         """Minimum bulk ESS over the compared quantities per second of sampling."""
@@ -124,8 +136,7 @@ def run_pair(
     if sampler is None:
         samplers = {f"handrolled:{name}": spec for name, spec in pair.handrolled.items()}
     else:
-        label = sampler if isinstance(sampler, str) else getattr(sampler, "__name__", "sampler")
-        samplers = {f"user:{label}": sampler}
+        samplers = {"user": sampler}
 
     sides: dict[str, Side] = {}
     for label, spec in samplers.items():
@@ -133,20 +144,25 @@ def run_pair(
         say(f"[{pair.name}] {label}: {settings['chains']} chains x {settings['draws']} draws")
         sides[label] = _run_handrolled(label, spec, func, data, settings, pair.variables, shapes)
         say(f"[{pair.name}] {label}: done in {sides[label].timings['total_s']:.2f} s")
-    say(f"[{pair.name}] pymc: {settings['chains']} chains x {settings['draws']} draws")
-    sides[PYMC] = _run_pymc(model, settings, pair)
-    say(f"[{pair.name}] pymc: done in {sides[PYMC].timings['total_s']:.2f} s")
+    for label, step in {
+        PYMC: None,
+        **{f"{PYMC}:{k}": v for k, v in pair.pymc_steps.items()},
+    }.items():
+        say(f"[{pair.name}] {label}: {settings['chains']} chains x {settings['draws']} draws")
+        sides[label] = _run_pymc(label, model, settings, pair, step)
+        say(f"[{pair.name}] {label}: done in {sides[label].timings['total_s']:.2f} s")
 
     reference = dict(pair.reference(data)) if pair.reference else {}
     _attach_quantities(pair, data, sides, reference)
-    compared = [(label, PYMC) for label in samplers]
-    verdict, checks, summaries = agreement.compare_draws(
+    compared = [(label, PYMC) for label in sides if label != PYMC]
+    _, checks, summaries = agreement.compare_draws(
         {label: side.quantities for label, side in sides.items()},
         compared,
         reference,
         statistics=pair.statistics,
     )
-    verdicts = {label: _side_verdict(checks, label) for label in samplers}
+    verdicts = {label: _side_verdict(checks, label) for label in sides if label != PYMC}
+    verdict = max((verdicts[label] for label in samplers), key=SEVERITY.index)
     return PairResult(
         pair=pair,
         settings=settings,
@@ -157,18 +173,26 @@ def run_pair(
         summaries=summaries,
         reference=reference,
         timings={label: side.timings["total_s"] for label, side in sides.items()},
+        data=data,
     )
 
 
+SEVERITY = (agreement.AGREE, agreement.NOT_CONVERGED, agreement.DISAGREE)
+"""Verdicts from best to worst: the pair's verdict is its worst hand-rolled side's."""
+
+
 def _side_verdict(checks: pd.DataFrame, label: str) -> str:
-    """Verdict of one hand-rolled side: its own checks and those of the PyMC side."""
+    """Verdict of one side against NUTS: its own checks and those of the NUTS side."""
     mine = checks["comparison"].str.startswith(f"{label} ") | checks["comparison"].isin(
         [label, PYMC, f"{PYMC} vs exact"]
     )
     subset = checks[mine]
-    gates = subset[subset["kind"] == "diagnostic"]
-    z = subset[subset["kind"] != "diagnostic"]
-    return agreement.verdict(z, gates)
+    kind = subset["kind"]
+    return agreement.verdict(
+        subset[kind.isin(["agreement", "exact"])],
+        subset[kind == "diagnostic"],
+        subset[kind == "support"],
+    )
 
 
 def _run_handrolled(label, spec, func, data, settings, variables, shapes) -> Side:
@@ -245,11 +269,14 @@ def to_datatree(output, variables, shapes, chains: int, draws: int, name: str) -
     return tree
 
 
-def _run_pymc(model, settings, pair: Pair) -> Side:
+def _run_pymc(label: str, model, settings, pair: Pair, step: str | None) -> Side:
     import pymc as pm
 
     start = time.perf_counter()
     with model:
+        kwargs = dict(pair.pymc_kwargs)
+        if step is not None:
+            kwargs = {"step": getattr(pm, step)()}
         tree = pm.sample(
             draws=settings["draws"],
             tune=settings["tune"],
@@ -257,12 +284,13 @@ def _run_pymc(model, settings, pair: Pair) -> Side:
             random_seed=settings["seed"],
             progressbar=sys.stderr.isatty(),
             compute_convergence_checks=False,
-            **pair.pymc_kwargs,
+            **kwargs,
         )
     total = time.perf_counter() - start
     sampling = float(tree["posterior"].attrs.get("sampling_time", total))
     timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
-    return Side(label=PYMC, sampler="pymc", tree=tree, timings=timings)
+    sampler = f"pymc.{step}" if step else "pymc.sample"
+    return Side(label=label, sampler=sampler, tree=tree, timings=timings)
 
 
 def _attach_quantities(pair: Pair, data, sides: Mapping[str, Side], reference) -> None:

@@ -4,8 +4,14 @@ They keep the contract's signature, so they can be passed as ``--sampler
 tests/wrong_samplers.py:<name>``.
 """
 
-import numpy as np
+import math
 
+import numpy as np
+from numba import njit
+
+from handrolled import mh as mh_
+from handrolled import mh_beta as mb_
+from handrolled import mh_normal as mn_
 from handrolled.bivariate_normal import validate_data
 
 
@@ -84,3 +90,66 @@ def bayes_net_gibbs_ignoring_children(data, *, draws, tune, chains, random_seed)
                 for node in free:
                     out[node][c, t - tune] = state[node]
     return out
+
+
+def mh_normal_independence_without_hastings(data, *, draws, tune, chains, random_seed):
+    """WRONG: the independence sampler of seed 001 section 6.3 with q(x) / q(x') dropped.
+
+    It accepts with min(1, pi(x') / pi(x)), as if the proposal were symmetric, so
+    its draws follow pi * q (here N(10, 4.47)), not pi.
+    """
+    d = mn_.validate_data(data)
+    return mh_.sample_independence(
+        lambda x: mn_.logdensity(x, d),
+        lambda rng: mn_.draw_start(rng, d),
+        lambda rng, n: mn_.draw_proposals(rng, n, d),
+        lambda x: np.zeros_like(np.asarray(x, dtype=float)),  # no Hastings correction
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        random_seed=random_seed,
+    )
+
+
+def mh_beta_independence_without_hastings(data, *, draws, tune, chains, random_seed):
+    """WRONG: the independence sampler with the correction q(x) / q(x') dropped.
+
+    Its draws follow pi * q = Beta(2.31, 0.254), not Beta(2.31, 0.627).
+    """
+    d = mb_.validate_data(data)
+    return mh_.sample_independence(
+        lambda x: mb_.logdensity(x, d),
+        lambda rng: mb_.draw_start(rng, d),
+        lambda rng, n: mb_.draw_proposals(rng, n, d),
+        lambda x: np.zeros_like(np.asarray(x, dtype=float)),  # no Hastings correction
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        random_seed=random_seed,
+    )
+
+
+@njit(mh_.LOGDENSITY_SIGNATURE)
+def beta_logdensity_clipped(x, params):
+    """WRONG: clips x into (0, 1) 'to avoid log(0)', so it never says -inf.
+
+    A proposal past 1 gets the (huge) density just below 1 and is accepted.
+    """
+    x = min(max(x, 1e-12), 1.0 - 1e-12)
+    return (params[0] - 1.0) * math.log(x) + (params[1] - 1.0) * math.log1p(-x) + params[2]
+
+
+def mh_beta_random_walk_accepting_out_of_support(data, *, draws, tune, chains, random_seed):
+    """WRONG: the random walk with :func:`beta_logdensity_clipped` as its target."""
+    d = mb_.validate_data(data)
+    return mh_.sample_random_walk(
+        beta_logdensity_clipped,
+        mb_.kernel_params(d),
+        lambda rng: mb_.draw_start(rng, d),
+        d["proposal_sd"],
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        random_seed=random_seed,
+        adapt=True,
+    )

@@ -39,7 +39,7 @@ def judge(a: np.ndarray, b: np.ndarray, reference=None) -> tuple[str, pd.DataFra
 def test_two_independent_correct_runs_agree():
     verdict, checks = judge(gibbs(1), gibbs(2), REFERENCE)
     assert verdict == agreement.AGREE
-    assert set(checks["kind"]) == {"agreement", "exact", "diagnostic"}
+    assert set(checks["kind"]) == {"agreement", "exact", "diagnostic", "support"}
 
 
 def test_false_alarm_rate_is_near_nominal_over_seeds():
