@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: report test lint bench clean venv
+.PHONY: report test lint clean venv power notebooks check-report
 
 report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
@@ -13,8 +13,28 @@ report: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q
 
+# Measured false alarms and power of compare, Geweke and SBC (~15 min; not in `make test`).
+power: $(STAMP)
+	$(BIN)/python scripts/power.py --out benchmarks
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Execute every paired notebook at its full settings and render it, outputs
+# included, to reports/notebooks/<name>.html (the .ipynb are kept in sync with
+# the jupytext .py sources; tests/notebooks checks that).
+notebooks: $(STAMP)
+	$(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.timeout=3600 \
+		--output-dir reports/notebooks notebooks/*.ipynb
+
+# Open the report in headless Chromium (installed from Debian's archive when
+# missing): no console error, no broken image, no sideways scroll on a phone;
+# screenshots of the suite page and one pair page go to reports/screenshots/.
+check-report: $(STAMP)
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
+	$(BIN)/python -m pip install --quiet -e ".[browser]"
+	@test -f reports/index.html || $(MAKE) report
+	$(BIN)/python scripts/check_report.py reports
 
 venv: $(STAMP)
 

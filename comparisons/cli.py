@@ -1,7 +1,8 @@
 """The ``mcmc-pairs`` command line.
 
-Exit status: 0 when the samplers agree, 1 when they disagree or a side has not
-converged, 2 on a usage or input error (one line on stderr, no traceback).
+Exit status: 0 when the samplers agree (``validate``: passes), 1 when they
+disagree or a side has not converged (``validate``: fails), 2 on a usage or
+input error (one line on stderr, no traceback).
 """
 
 from __future__ import annotations
@@ -57,6 +58,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
     report.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
+
+    validate = sub.add_parser(
+        "validate", help="Geweke's joint-distribution test or SBC of one sampler"
+    )
+    validate.add_argument("name", help="pair name (a pair that conditions on data)")
+    validate.add_argument(
+        "--sampler",
+        metavar="SPEC",
+        help="sampler under test, package.module:function or path/to/file.py:function "
+        "(default: the pair's hand-rolled sampler)",
+    )
+    validate.add_argument("--method", required=True, choices=("geweke", "sbc"))
+    validate.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (default: a local cluster of 2 processes; "
+        "'synchronous' runs in this process)",
+    )
+    for flag, help_text in (
+        ("--replications", "independent replications (SBC runs; Geweke chains)"),
+        ("--steps", "Geweke: steps of each successive-conditional chain"),
+        ("--draws", "SBC: kept draws per sampler run"),
+        ("--tune", "discarded tuning draws per sampler run (Geweke: per step)"),
+        ("--chains", "SBC: chains per sampler run"),
+        ("--seed", "random seed of the whole validation"),
+    ):
+        validate.add_argument(flag, type=_count, help=help_text)
+    validate.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
     return parser
 
 
@@ -68,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _list()
         if args.command == "compare":
             return _compare(args)
+        if args.command == "validate":
+            return _validate(args)
         return _report(args)
     except (UsageError, ValueError) as exc:
         print(f"mcmc-pairs: error: {_one_line(exc)}", file=sys.stderr)
@@ -135,24 +166,62 @@ def _print_summary(result) -> None:
     print(f"verdict: {result.verdict}")
 
 
+def _validate(args) -> int:
+    from comparisons.registry import get_pair
+    from comparisons.validation import PASS, ValidationError, validate, write_validation_report
+
+    pair = get_pair(args.name)
+    names = ("replications", "steps", "draws", "tune", "chains", "seed")
+    overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
+    try:
+        result = validate(
+            pair,
+            args.sampler,
+            method=args.method,
+            scheduler=args.scheduler,
+            progress=lambda line: print(f"[{pair.name} {args.method}] {line}", file=sys.stderr),
+            **overrides,
+        )
+    except ValidationError as exc:
+        if exc.result is None:
+            raise
+        _, json_path = write_validation_report(exc.result, args.out)
+        raise ValueError(f"{exc}; the finished replications are in {json_path}") from None
+    html_path, json_path = write_validation_report(result, args.out)
+    failed = result.checks[~result.checks["passed"]]
+    print(f"{pair.name} {args.method}: {len(result.checks)} tests, {len(failed)} failed")
+    if len(failed):
+        print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"verdict: {result.verdict}")
+    print(f"wrote {html_path} and {json_path}")
+    return EXIT_AGREE if result.verdict == PASS else EXIT_DISAGREE
+
+
 def _report(args) -> int:
     from comparisons.registry import PAIRS
-    from comparisons.report import write_index
+    from comparisons.report import index_entry, write_index
 
     entries, worst = [], EXIT_AGREE
     for pair in PAIRS:
         start = time.perf_counter()
-        result = _run(pair, args)
+        try:
+            result = _run(pair, args)
+        except ValueError as exc:  # one broken pair must not hide the others
+            print(f"mcmc-pairs: error in pair {pair.name}: {_one_line(exc)}", file=sys.stderr)
+            entries.append(
+                {
+                    "name": pair.name,
+                    "title": pair.title,
+                    "verdict": "error",
+                    "seconds": time.perf_counter() - start,
+                    "error": _one_line(exc),
+                }
+            )
+            worst = EXIT_DISAGREE
+            continue
         _write(result, args.out)
         _print_summary(result)
-        entries.append(
-            {
-                "name": pair.name,
-                "title": pair.title,
-                "verdict": result.verdict,
-                "seconds": time.perf_counter() - start,
-            }
-        )
+        entries.append(index_entry(result, time.perf_counter() - start))
         if result.verdict != "agree":
             worst = EXIT_DISAGREE
     index = write_index(entries, args.out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import sys
@@ -46,7 +47,9 @@ def load_callable(spec: str, *, argument: str = "--sampler") -> Callable:
 
 def _import_file(path: str):
     file = Path(path)
-    name = f"_mcmc_pairs_user_{abs(hash(file.resolve()))}"
+    # A stable name (the same in every process) keeps numba's on-disk caches valid.
+    digest = hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
+    name = f"_mcmc_pairs_user_{file.stem}_{digest}"
     module_spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module

@@ -113,10 +113,19 @@ class Pair:
         step method in ``pymc`` (``{"metropolis": "Metropolis"}``). They are
         checked against the exact answer and NUTS, but do not decide the verdict.
     report_extra : callable or None
-        ``report_extra(data) -> [(heading, html), ...]``: pair-specific sections
-        of the HTML report (for example a table of acceptance fractions).
+        ``report_extra(result) -> [(heading, html), ...]`` with the run's
+        :class:`comparisons.run.PairResult`: pair-specific sections of the HTML
+        report (for example a table of acceptance fractions, or aligned topics).
     settings : mapping
         Default ``draws``, ``tune`` and ``chains`` for this pair.
+    validation_data, prior, simulate : str or None
+        For pairs that condition on data, import strings of
+        ``validation_data() -> dict`` (design and hyperparameters to validate
+        under), ``prior(data, rng) -> {variable: ndarray}`` (one prior draw)
+        and ``simulate(data, params, rng) -> dict`` (``data`` with its observed
+        part drawn given ``params``), used by Geweke's test and SBC
+        (:mod:`comparisons.validation`, :mod:`comparisons.simulators`). ``None``
+        for a fixed target, which has no data to simulate.
     """
 
     name: str
@@ -132,5 +141,8 @@ class Pair:
     statistics: tuple[str, ...] = ("mean", "sd", "q5", "q50", "q95")
     pymc_kwargs: Mapping[str, Any] = field(default_factory=dict)
     pymc_steps: Mapping[str, str] = field(default_factory=dict)
-    report_extra: Callable[[Mapping[str, Any]], list[tuple[str, str]]] | None = None
+    report_extra: Callable[[Any], list[tuple[str, str]]] | None = None
     settings: Mapping[str, int] = field(default_factory=dict)
+    validation_data: str | None = None
+    prior: str | None = None
+    simulate: str | None = None

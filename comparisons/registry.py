@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from comparisons.pair import Pair
-from comparisons.pairs import bayes_net, bivariate_normal, mh_beta, mh_normal, regression
+from comparisons.pairs import bayes_net, bivariate_normal, lda, mh_beta, mh_normal, regression
 
 PAIRS: tuple[Pair, ...] = (
     bivariate_normal.PAIR,
@@ -11,6 +11,7 @@ PAIRS: tuple[Pair, ...] = (
     mh_normal.PAIR,
     mh_beta.PAIR,
     bayes_net.PAIR,
+    lda.PAIR,
 )
 
 

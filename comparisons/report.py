@@ -21,8 +21,12 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+import arviz_base as azb  # noqa: E402
+import arviz_plots as azp  # noqa: E402
+import matplotlib.figure  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 from comparisons.agreement import AGREE, DISAGREE, NOT_CONVERGED  # noqa: E402
 from comparisons.run import PYMC, PairResult  # noqa: E402
@@ -122,6 +126,44 @@ def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
     return html_path, json_path
 
 
+def verdict_sentence(result: PairResult) -> str:
+    """Return the verdict in words a student understands, with the numbers behind it."""
+    checks = result.checks
+    z = checks[checks["kind"].isin(["agreement", "exact"])]
+    gates = checks[checks["kind"] == "diagnostic"]
+    variants = ", ".join(label.split(":", 1)[-1] for label in result.verdicts if label != PYMC)
+    variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
+    if result.verdict == AGREE:
+        return (
+            f"The hand-written sampler ({html.escape(variants)}) and PyMC's NUTS draw from the "
+            f"same distribution of {variables}: all {len(z)} comparisons of means, sds and "
+            "quantiles are within their Monte Carlo error, and every side passed its "
+            f"{len(gates)} convergence gates."
+        )
+    if result.verdict == DISAGREE:
+        bad = z[~z["passed"]]
+        worst = bad.loc[bad["value"].abs().idxmax()] if len(bad) else None
+        detail = (
+            f" The largest gap: {html.escape(str(worst['statistic']))} of "
+            f"<code>{html.escape(str(worst['quantity']))}</code> in "
+            f"{html.escape(str(worst['comparison']))}, {abs(worst['value']):.1f} Monte Carlo "
+            "standard errors apart."
+            if worst is not None
+            else " Some draws lie outside the support of the target."
+        )
+        return (
+            f"The samplers disagree: {len(bad)} of {len(z)} comparisons differ by more than "
+            f"their Monte Carlo error can explain, so one side samples the wrong distribution."
+            + detail
+        )
+    bad = gates[~gates["passed"]]
+    return (
+        f"Not converged: {len(bad)} convergence gates failed (R-hat at least 1.01, or fewer "
+        "than 100 effective draws per chain), so the estimates are not yet trustworthy and "
+        "the comparison means little. Run longer (more draws or tune) and compare again."
+    )
+
+
 def render_pair(result: PairResult) -> str:
     """Return the self-contained HTML page of one pair run."""
     pair = result.pair
@@ -134,19 +176,20 @@ def render_pair(result: PairResult) -> str:
         rows.append(
             f"<tr><td>{html.escape(label)}</td><td>{html.escape(side.sampler)}</td>"
             f"<td>{html.escape(verdict)}</td><td>{side.timings['compile_s']:.2f}</td>"
-            f"<td>{side.timings['sampling_s']:.3f}</td>"
+            f"<td>{side.timings['sampling_s']:.4g}</td>"
             f"<td>{result.ess_per_second(label):,.0f}</td>"
             f"<td>{'' if accept is None else f'{accept:.2f}'}</td></tr>"
         )
     extras = []
     if pair.report_extra is not None:
-        for heading, fragment in pair.report_extra(result.data):
+        for heading, fragment in pair.report_extra(result):
             extras += [f"<h2>{html.escape(heading)}</h2>", fragment]
     failed = result.checks[~result.checks["passed"]]
+    has_acceptance = any(side.acceptance_rate is not None for side in result.sides.values())
     body = [
         f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
-        f'<p class="verdict" style="background:{colour}">Verdict: {result.verdict}. '
-        f"{html.escape(VERDICT_WORDS[result.verdict])}</p>",
+        f'<p class="verdict" style="background:{colour}">Verdict: {result.verdict}</p>',
+        f"<p>{verdict_sentence(result)}</p>",
         f"<p>Seed document <code>{html.escape(pair.seed)}</code>. Settings: {s['chains']} chains, "
         f"{s['draws']} draws after {s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
         "<h2>Sides</h2>",
@@ -158,25 +201,76 @@ def render_pair(result: PairResult) -> str:
         "answer; further PyMC samplers are shown as second references. Acceptance is the mean "
         "acceptance of Metropolis-type samplers (the seeds advise about 0.15 to 0.5 for a "
         "random walk).</p>",
+        _img(speed_figure(result), "effective draws per second of each side"),
+        *(
+            [_img(acceptance_figure(result), "acceptance rate of each side")]
+            if has_acceptance
+            else []
+        ),
         *extras,
         f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
         _checks_table(failed) if len(failed) else "<p>None.</p>",
         "<h2>Summaries</h2>",
         *(
-            f"<h3>{html.escape(label)}</h3>" + summary.to_html(float_format="%.4g", border=0)
+            f"<h3>{html.escape(label)}</h3>"
+            + _summary_head(summary, TABLE_ROWS).to_html(float_format="%.4g", border=0)
             for label, summary in result.summaries.items()
         ),
+        _more(len(next(iter(result.summaries.values()))), TABLE_ROWS, "quantities"),
         "<h2>Traces</h2>",
-        _img(trace_figure(result)),
+        "<p>Every chain of every side, one colour per chain (seed 001 §7.1's multi-chain "
+        "trace): well-mixed chains overlap like fuzzy caterpillars.</p>",
+        _img(trace_figure(result), "trace plots"),
+        "<h2>Running means</h2>",
+        "<p>The ergodic mean of each chain as draws accumulate; they should settle on the same "
+        "value (the black line is the exact mean where it is known).</p>",
+        _img(running_mean_figure(result), "running means"),
         "<h2>Densities</h2>",
         "<p>Histograms of both sides; the black line is the exact density where it is known.</p>",
-        _img(density_figure(result)),
+        _img(density_figure(result), "density overlays"),
+        "<h2>Rank plots</h2>",
+        "<p>Rank ECDF differences per chain (arviz-plots): chains that sample the same "
+        "distribution stay inside the band.</p>",
+        *(
+            f"<h3>{html.escape(label)}</h3>" + _img(rank_figure(side), f"rank plot of {label}")
+            for label, side in result.sides.items()
+        ),
+        "<h2>Autocorrelation</h2>",
+        "<p>How fast each chain forgets where it was: the quicker the drop, the more "
+        "effective draws per draw.</p>",
+        *(
+            f"<h3>{html.escape(label)}</h3>"
+            + _img(autocorr_figure(side), f"autocorrelation of {label}")
+            for label, side in result.sides.items()
+        ),
         f"<details><summary>All {len(result.checks)} checks</summary>"
-        + _checks_table(result.checks)
+        + _checks_table(_head(result.checks, 50 * TABLE_ROWS))
+        + _more(len(result.checks), 50 * TABLE_ROWS, "checks")
         + "</details>",
         f'<p><a href="index.html">All pairs</a> · <a href="{pair.name}.json">JSON</a></p>',
     ]
     return _page(f"{pair.name}: {result.verdict}", body)
+
+
+TABLE_ROWS = 20
+"""Rows of a summary table shown on a page (LDA has hundreds; the JSON has them all)."""
+
+
+def _head(table, rows: int):
+    """Return the first ``rows`` rows of a table."""
+    return table.iloc[:rows]
+
+
+def _summary_head(summary, rows: int):
+    """Return the first ``rows`` quantities and every derived one (names without brackets)."""
+    rest = summary.iloc[rows:]
+    return pd.concat([summary.iloc[:rows], rest[~rest.index.str.contains("[", regex=False)]])
+
+
+def _more(total: int, shown: int, what: str) -> str:
+    if total <= shown:
+        return ""
+    return f"<p>The first {shown} of {total} {what} are shown; the JSON file has them all.</p>"
 
 
 def _checks_table(checks) -> str:
@@ -192,19 +286,34 @@ def _checks_table(checks) -> str:
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
-def _compared_names(result: PairResult, limit: int = 8) -> list[str]:
+MAX_PLOTTED = 6
+"""Quantities drawn per figure (LDA has hundreds; the first ones are shown)."""
+
+
+def _plotted_names(result: PairResult) -> list[str]:
     names = list(result.sides[PYMC].quantities["quantity"].values)
-    return [str(n) for n in names[:limit]]
+    return [str(n) for n in names[:MAX_PLOTTED]]
+
+
+def _side_tree(side, names: Sequence[str], max_draws: int | None = None):
+    """Return the plotted quantities of one side as a DataTree, one variable each.
+
+    With ``max_draws``, every chain is thinned to at most that many draws.
+    """
+    q = side.quantities.sel(quantity=list(names))
+    if max_draws is not None:
+        q = q.isel(draw=slice(None, None, math.ceil(q.sizes["draw"] / max_draws)))
+    return azb.from_dict({"posterior": {str(n): q.sel(quantity=n).values for n in names}})
 
 
 def trace_figure(result: PairResult):
     """Trace plots: one row per quantity, one column per side, a line per chain."""
-    names = _compared_names(result)
+    names = _plotted_names(result)
     labels = list(result.sides)
     fig, axes = plt.subplots(
         len(names),
         len(labels),
-        figsize=(4 * len(labels), 1.8 * len(names)),
+        figsize=(3.6 * len(labels), 1.7 * len(names)),
         squeeze=False,
         sharey="row",
     )
@@ -212,8 +321,7 @@ def trace_figure(result: PairResult):
         q = result.sides[label].quantities
         for i, name in enumerate(names):
             ax = axes[i, j]
-            values = q.sel(quantity=name).values
-            for chain in values:
+            for chain in q.sel(quantity=name).values:
                 ax.plot(chain, lw=0.4, alpha=0.7)
             if i == 0:
                 ax.set_title(label, fontsize=9)
@@ -224,15 +332,48 @@ def trace_figure(result: PairResult):
     return fig
 
 
+def running_mean_figure(result: PairResult):
+    """Plot the running (ergodic) mean of every chain, per quantity and side."""
+    names = _plotted_names(result)
+    labels = list(result.sides)
+    fig, axes = plt.subplots(
+        len(names),
+        len(labels),
+        figsize=(3.6 * len(labels), 1.7 * len(names)),
+        squeeze=False,
+        sharey="row",
+    )
+    for j, label in enumerate(labels):
+        q = result.sides[label].quantities
+        for i, name in enumerate(names):
+            ax = axes[i, j]
+            values = q.sel(quantity=name).values
+            running = np.cumsum(values, axis=1) / np.arange(1, values.shape[1] + 1)
+            for chain in running:
+                ax.plot(chain, lw=0.8)
+            exact = result.reference.get(name)
+            if exact is not None and exact.mean is not None:
+                ax.axhline(exact.mean, color="black", lw=0.8)
+            if i == 0:
+                ax.set_title(label, fontsize=9)
+            if j == 0:
+                ax.set_ylabel(name, fontsize=8)
+            ax.set_xscale("log")
+            ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return fig
+
+
 def density_figure(result: PairResult):
     """Histograms of every side per quantity, with the exact density where known."""
-    names = _compared_names(result)
+    names = _plotted_names(result)
     cols = min(3, len(names))
     rows = math.ceil(len(names) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
     for ax, name in zip(axes.flat, names, strict=False):
         for label, side in result.sides.items():
             values = side.quantities.sel(quantity=name).values.ravel()
+            values = values[np.isfinite(values)]
             ax.hist(values, bins=60, density=True, histtype="step", label=label)
         exact = result.reference.get(name)
         if exact is not None and exact.pdf is not None:
@@ -248,12 +389,61 @@ def density_figure(result: PairResult):
     return fig
 
 
-def _img(fig) -> str:
+RANK_MAX_DRAWS = 1000
+"""Rank plots thin each chain to this many draws: their simultaneous bands cost
+time that grows fast with the number of draws (12 s for 4 x 10,000)."""
+
+
+def rank_figure(side):
+    """Rank plot of one side's plotted quantities, by ``arviz_plots.plot_rank``."""
+    names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
+    return azp.plot_rank(_side_tree(side, names, RANK_MAX_DRAWS), backend="matplotlib")
+
+
+def autocorr_figure(side):
+    """Autocorrelation of one side's plotted quantities, by ``arviz_plots.plot_autocorr``."""
+    names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
+    return azp.plot_autocorr(_side_tree(side, names), backend="matplotlib")
+
+
+def speed_figure(result: PairResult):
+    """Bar chart: minimum bulk ESS per second of sampling, per side (log scale)."""
+    labels = list(result.sides)
+    values = [result.ess_per_second(label) for label in labels]
+    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
+    ax.barh(labels, values, color=["#0969da" if lb == PYMC else "#8250df" for lb in labels])
+    ax.set_xscale("log")
+    ax.set_xlabel("effective draws per second (minimum bulk ESS)")
+    for y, v in enumerate(values):
+        ax.text(v, y, f" {v:,.0f}", va="center", fontsize=8)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+def acceptance_figure(result: PairResult):
+    """Mean acceptance rate per Metropolis-type side, against the seeds' 0.15 to 0.5 advice."""
+    pairs = [(lb, s.acceptance_rate) for lb, s in result.sides.items() if s.acceptance_rate]
+    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(pairs)))
+    ax.axvspan(0.15, 0.5, color="#d0f0d0", label="seed's advice for a random walk")
+    ax.barh([p[0] for p in pairs], [p[1] for p in pairs], color="#8250df")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("mean acceptance rate")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+def _img(fig, alt: str = "figure") -> str:
+    """Embed a matplotlib figure (or an arviz-plots PlotCollection) as a base64 PNG."""
+    if not isinstance(fig, matplotlib.figure.Figure):  # an arviz-plots PlotCollection
+        fig = fig.viz["figure"].item()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90)
     plt.close(fig)
     encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="figure" src="data:image/png;base64,{encoded}">'
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{encoded}">'
 
 
 def _page(title: str, body: Sequence[str]) -> str:
@@ -266,34 +456,69 @@ def _page(title: str, body: Sequence[str]) -> str:
     )
 
 
+def index_entry(result: PairResult, seconds: float) -> dict:
+    """Return the suite page's row for one pair run (see :func:`write_index`)."""
+    return {
+        "name": result.pair.name,
+        "title": result.pair.title,
+        "verdict": result.verdict,
+        "seconds": seconds,
+        "ess_per_second": {label: result.ess_per_second(label) for label in result.sides},
+    }
+
+
+def _rate(value: float) -> str:
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
 def write_index(entries: Sequence[Mapping], out: Path) -> Path:
-    """Write ``out/index.html`` listing every pair with its verdict and timings.
+    """Write ``out/index.html`` listing every pair with its verdict, wall time and speeds.
 
     Parameters
     ----------
     entries : sequence of mapping
-        Per pair: ``name``, ``title``, ``verdict`` and ``seconds`` (wall time),
-        and ``error`` when the run failed.
+        Per pair, from :func:`index_entry`: ``name``, ``title``, ``verdict``,
+        ``seconds`` (wall time) and ``ess_per_second`` (side label to minimum
+        bulk ESS per second); a failed run has ``verdict`` ``"error"`` and an
+        ``error`` message instead of speeds.
     out : Path
         Report directory.
     """
     rows = []
     for e in entries:
         colour = VERDICT_COLOURS.get(e["verdict"], "#57606a")
+        speeds = e.get("ess_per_second", {})
+        nuts = speeds.get(PYMC)
+        cells = []
+        for label, value in speeds.items():
+            ratio = (
+                f" ({value / nuts:,.0f}x NUTS)" if nuts and label.startswith("handrolled") else ""
+            )
+            cells.append(f"{html.escape(label.split(':', 1)[-1])}: {_rate(value)}/s{ratio}")
+        detail = "<br>".join(cells) or html.escape(e.get("error", ""))
+        link = (
+            f'<a href="{e["name"]}.html">{html.escape(e["name"])}</a>'
+            if e["verdict"] != "error"
+            else html.escape(e["name"])
+        )
         rows.append(
-            f'<tr><td><a href="{e["name"]}.html">{html.escape(e["name"])}</a></td>'
-            f"<td>{html.escape(e['title'])}</td>"
+            f"<tr><td>{link}</td><td>{html.escape(e['title'])}</td>"
             f'<td style="color:{colour};font-weight:600">{html.escape(e["verdict"])}</td>'
-            f"<td>{e['seconds']:.1f}</td></tr>"
+            f"<td>{e['seconds']:.1f}</td><td>{detail}</td></tr>"
         )
     body = [
         "<h1>mcmc-pairs: every example sampled twice</h1>",
         "<p>Each pair runs a hand-written sampler and its PyMC twin with the same settings and "
-        "checks that they agree (MCSE-scaled z-tests, Holm-corrected, plus R-hat and ESS "
-        "gates).</p>",
-        "<table><tr><th>pair</th><th>example</th><th>verdict</th><th>wall time (s)</th></tr>"
-        + "".join(rows)
-        + "</table>",
+        "checks that they agree: means, sds and quantiles of every component, of their "
+        "products and of the log density, within their Monte Carlo error (Holm-corrected "
+        "z-tests, about 1 % false alarms per pair), and R-hat and effective-sample-size gates "
+        "on each side. Speeds are effective draws per second of sampling (minimum bulk ESS "
+        "over the compared quantities), compilation excluded.</p>",
+        "<table><tr><th>pair</th><th>example</th><th>verdict</th><th>wall time (s)</th>"
+        "<th>effective draws per second</th></tr>" + "".join(rows) + "</table>",
     ]
     path = Path(out) / "index.html"
     write_atomic(path, _page("mcmc-pairs report", body))

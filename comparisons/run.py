@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import arviz_base as azb
@@ -99,6 +99,7 @@ def run_pair(
     chains: int | None = None,
     seed: int | None = None,
     progress: Callable[[str], None] | None = None,
+    pymc_from: PairResult | None = None,
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them.
 
@@ -115,6 +116,10 @@ def run_pair(
         Override the pair's default settings; both sides get the same ones.
     progress : callable, optional
         Receives one line per stage (default: print to stderr).
+    pymc_from : PairResult, optional
+        An earlier run of the same pair with the same settings and data: its
+        PyMC draws (deterministic given the seed) are reused instead of compiling
+        and sampling again, so several samplers can face one reference cheaply.
 
     Returns
     -------
@@ -128,6 +133,15 @@ def run_pair(
     """
     say = progress or _stderr
     settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed)
+    if pymc_from is not None:
+        if pymc_from.pair.name != pair.name or pymc_from.settings != settings:
+            raise ValueError(
+                f"pymc_from ran {pymc_from.pair.name} with {pymc_from.settings}; "
+                f"this run is {pair.name} with {settings}"
+            )
+        if data is not None and data is not pymc_from.data:
+            raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")
+        data = pymc_from.data
     data = pair.load_data() if data is None else data
     build_model = load_callable(pair.model, argument="model")
     model = build_model(data)  # validates the data
@@ -148,6 +162,9 @@ def run_pair(
         PYMC: None,
         **{f"{PYMC}:{k}": v for k, v in pair.pymc_steps.items()},
     }.items():
+        if pymc_from is not None:
+            sides[label] = replace(pymc_from.sides[label], quantities=None)
+            continue
         say(f"[{pair.name}] {label}: {settings['chains']} chains x {settings['draws']} draws")
         sides[label] = _run_pymc(label, model, settings, pair, step)
         say(f"[{pair.name}] {label}: done in {sides[label].timings['total_s']:.2f} s")

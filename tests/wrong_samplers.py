@@ -153,3 +153,172 @@ def mh_beta_random_walk_accepting_out_of_support(data, *, draws, tune, chains, r
         random_seed=random_seed,
         adapt=True,
     )
+
+
+# ------------------------------------------------- wrong samplers for validation
+# (Geweke's test and SBC, comparisons/validation.py; measured by scripts/power.py)
+
+
+def regression_blocked_sse_not_halved(data, *, draws, tune, chains, random_seed):
+    """WRONG conditional variance: ``1 / sigma2 ~ Gamma(eps + N/2, rate = eps + SSE)``.
+
+    The rate forgets the 1/2 in front of the sum of squared residuals, so the noise
+    variance is drawn about twice as large as it should be.
+    """
+    from handrolled import regression as reg
+
+    d = reg.validate_data(data)
+    stats = reg.sufficient_statistics(d["height"], d["weight"])
+    out = np.empty((chains, draws, 3))
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        _, _, sigma2 = reg.initial_point(stats, rng)
+        for t in range(tune + draws):
+            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, stats, d["m0"], d["m1"], rng)
+            shape, rate = reg.precision_conditional(beta0, beta1, stats, d["epsilon"])
+            rate = d["epsilon"] + 2.0 * (rate - d["epsilon"])  # the bug: SSE, not SSE / 2
+            sigma2 = 1.0 / rng.gamma(shape, 1.0 / rate)
+            if t >= tune:
+                out[c, t - tune] = beta0, beta1, sigma2
+    return {"beta0": out[..., 0], "beta1": out[..., 1], "sigma2": out[..., 2]}
+
+
+from handrolled.regression import (  # noqa: E402  (appended section)
+    beta0_conditional,
+    beta1_conditional,
+    precision_conditional,
+)
+
+
+@njit
+def _gibbs_variance_as_sd(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
+    """One-at-a-time regression Gibbs whose beta1 draw is scaled by the variance, not the sd."""
+    beta0, beta1, sigma2 = state[0], state[1], state[2]
+    for t in range(normals.shape[0]):
+        mean, sd = beta0_conditional(beta1, sigma2, stats, m0)
+        beta0 = mean + sd * normals[t, 0]
+        mean, sd = beta1_conditional(beta0, sigma2, stats, m1)
+        beta1 = mean + sd * sd * normals[t, 1]  # the bug: variance used as the scale
+        _, rate = precision_conditional(beta0, beta1, stats, epsilon)
+        sigma2 = 1.0 / (gammas[t] / rate)
+        if (t + 1) % thin == 0:
+            k = t // thin
+            out[k, 0], out[k, 1], out[k, 2] = beta0, beta1, sigma2
+    state[0], state[1], state[2] = beta0, beta1, sigma2
+
+
+def regression_gibbs_variance_as_sd(data, *, draws, tune, chains, random_seed):
+    """WRONG conditional variance: the seed's one-at-a-time Gibbs sampler (thinned as
+    :func:`handrolled.regression.sample`) draws ``beta1 = mean + var * z`` instead of
+    ``mean + sd * z``, the ``np.random.normal(mean, var)`` slip."""
+    from handrolled import regression as reg
+
+    d = reg.validate_data(data)
+    stats = reg.sufficient_statistics(d["height"], d["weight"])
+    thin = reg.default_thin(d)
+    shape = d["epsilon"] + 0.5 * stats[0]
+    out = np.empty((chains, tune + draws, 3))
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        state = np.array(reg.initial_point(stats, rng), dtype=float)
+        sweeps = (tune + draws) * thin
+        normals = rng.standard_normal((sweeps, 2))
+        gammas = rng.standard_gamma(shape, sweeps)
+        _gibbs_variance_as_sd(stats, d["m0"], d["m1"], d["epsilon"], state, normals, gammas,
+                              thin, out[c])  # fmt: skip
+    out = out[:, tune:]
+    return {"beta0": out[..., 0], "beta1": out[..., 1], "sigma2": out[..., 2]}
+
+
+def bayes_net_right_marginals_wrong_dependence(data, *, draws, tune, chains, random_seed):
+    """WRONG dependence: every unobserved node drawn independently from its exact
+    posterior marginal P(node | evidence). Each node's draws are exactly right; the
+    joint is not (B and C, B and D are dependent given A and E)."""
+    from handrolled import bayes_net as bnet
+
+    d = bnet.validate_data(data)
+    marginals = bnet.exact_posterior(d["cpts"], d["evidence"])
+    out = {node: np.empty((chains, draws), dtype=np.int64) for node in marginals}
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        for node, p in marginals.items():
+            out[node][c] = rng.random(draws) < p
+    return out
+
+
+def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, random_seed):
+    """WRONG: Gibbs on Markov blankets that reads the children's *unobserved* values,
+    forgetting that an observed child (E) is clamped: E is resampled from P(E | C)
+    inside the state, so C is conditioned on a random E instead of the evidence."""
+    from handrolled import bayes_net as bnet
+
+    d = bnet.validate_data(data)
+    cpts, evidence = d["cpts"], d["evidence"]
+    nodes = bnet.free_nodes(evidence)
+    rngs = np.random.default_rng(random_seed).spawn(chains)
+    state = bnet.initial_states(cpts, evidence, rngs)
+    out = {node: np.empty((chains, draws), dtype=np.int64) for node in nodes}
+    scan = [*nodes, *(n for n in bnet.NODES if n in evidence and bnet.PARENTS[n])]
+    for it in range(tune + draws):
+        u = np.stack([rng.random(len(scan)) for rng in rngs])
+        bnet.gibbs_sweep(state, cpts, scan, u)  # the bug: observed children are resampled
+        if it >= tune:
+            for node in nodes:
+                out[node][:, it - tune] = state[:, bnet.INDEX[node]]
+    return out
+
+
+def regression_raises_midway(data, *, draws, tune, chains, random_seed):
+    """Correct blocked Gibbs that fails on some data sets, as a buggy sampler does midway."""
+    from handrolled import regression as reg
+
+    if random_seed is not None and random_seed % 16 == 3:
+        raise FloatingPointError("sigma2 underflowed to zero")
+    return reg.sample_blocked(
+        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
+    )
+
+
+@njit  # no cache: this file is also loaded under another name by --sampler
+def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+    """The seed's sweep with its first step skipped: the token stays in the counts."""
+    K, V = n_kv.shape
+    cumulative = np.empty(K)
+    for m in range(offsets.shape[0] - 1):
+        for i in range(offsets[m], offsets[m + 1]):
+            v, k = words[i], z[i]
+            total = 0.0
+            for j in range(K):  # the bug: n_mk, n_kv, n_k still count token i
+                total += (n_mk[m, j] + alpha) * (n_kv[j, v] + beta) / (n_k[j] + V * beta)
+                cumulative[j] = total
+            new = 0
+            while new < K - 1 and cumulative[new] < u[i] * total:
+                new += 1
+            n_mk[m, k] -= 1
+            n_kv[k, v] -= 1
+            n_k[k] -= 1
+            z[i] = new
+            n_mk[m, new] += 1
+            n_kv[new, v] += 1
+            n_k[new] += 1
+
+
+def lda_gibbs_keeping_the_current_token(data, *, draws, tune, chains, random_seed):
+    """Collapsed Gibbs that forgets to remove the current token before resampling it."""
+    from handrolled import lda
+
+    d = lda.validate_data(data)
+    D, K, V, N = d["D"], d["K"], d["V"], d["N"]
+    theta = np.empty((chains, draws, D, K))
+    phi = np.empty((chains, draws, K, V))
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        z = rng.integers(0, K, size=N).astype(np.int32)
+        n_mk = np.zeros((D, K), dtype=np.int32)
+        n_kv = np.zeros((K, V), dtype=np.int32)
+        n_k = np.zeros(K, dtype=np.int32)
+        lda.initial_counts(d["words"], d["offsets"], z, n_mk, n_kv, n_k)
+        for t in range(tune + draws):
+            _lda_sweep_keeping_the_token(
+                d["words"], d["offsets"], z, n_mk, n_kv, n_k, d["alpha"], d["beta"], rng.random(N)
+            )
+            if t >= tune:
+                phi[c, t - tune] = lda.sample_phi_given_z(n_kv, d["beta"], rng)
+                theta[c, t - tune] = lda.sample_theta_given_z(n_mk, d["alpha"], rng)
+    return {"theta": theta, "phi": phi}

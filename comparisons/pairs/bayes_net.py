@@ -60,9 +60,9 @@ def log_joint_of_draws(
     return {"logp": xr.DataArray(logp, dims=("chain", "draw"), coords=template.coords)}
 
 
-def acceptance_table(data: Mapping) -> list[tuple[str, str]]:
+def acceptance_table(result) -> list[tuple[str, str]]:
     """Report section: rejection sampling keeps fewer draws as the evidence grows (seed 004)."""
-    d = validate_data(data)
+    d = validate_data(result.data)
     rng = np.random.default_rng(2026)
     observed, exact_fraction = acceptance_fractions(d["cpts"], EVIDENCE_SEQUENCE, 20_000, rng)
     rows = "".join(
@@ -113,4 +113,7 @@ PAIR = Pair(
     statistics=("mean", "sd"),
     pymc_kwargs={"nuts_sampler": "pymc"},
     report_extra=acceptance_table,
+    validation_data="comparisons.simulators:bayes_net_validation_data",
+    prior="comparisons.simulators:bayes_net_prior",
+    simulate="comparisons.simulators:bayes_net_simulate",
 )

@@ -93,4 +93,7 @@ PAIR = Pair(
     derived=log_density,
     reference=exact,
     pymc_kwargs={"nuts": {"adaptation": "low_rank"}},
+    validation_data="comparisons.simulators:regression_validation_data",
+    prior="comparisons.simulators:regression_prior",
+    simulate="comparisons.simulators:regression_simulate",
 )

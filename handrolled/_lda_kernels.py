@@ -1,0 +1,416 @@
+r"""Compiled inner loops of the collapsed Gibbs sampler for LDA.
+
+Notation of the seeds (000 and 002): document :math:`m`, topic :math:`k`, word
+:math:`v`; the counts are
+
+- ``n_mk[m, k]``: tokens of document ``m`` assigned to topic ``k``, shape (D, K);
+- ``n_kv[k, v]``: tokens of word ``v`` assigned to topic ``k``, shape (K, V);
+- ``n_k[k]``: tokens assigned to topic ``k``, shape (K,).
+
+The full conditional of one token :math:`i` (word ``v`` in document ``m``),
+with the token itself removed from every count, is
+
+.. math::
+
+    p(z_i = k \mid z_{-i}, w) \propto
+    (n_{mk} + \alpha)\,\frac{n_{kv} + \beta}{n_k + V\beta}.
+
+(The seed's second factor :math:`1 / \sum_k (n_{mk} + \alpha)` does not depend
+on :math:`k` and drops out.)
+
+Two sweeps implement it, both fed one pre-drawn uniform per token:
+
+- :func:`sweep_plain` is the seed's algorithm line by line (decrement, compute
+  the K unnormalised probabilities, draw by inversion of the cumulative sum,
+  increment). It uses no fast-math, so the plain-NumPy transcription
+  :func:`handrolled.lda.sweep_numpy` reproduces it bit for bit.
+- :func:`sweep_fast` draws from the same conditional, faster: word-major counts
+  ``n_vk`` (V, K) so that a token reads one contiguous row, the reciprocals
+  ``1 / (n_k + V beta)`` cached and updated only for the two topics that change,
+  vectorised products, and a two-level search (blocks of :data:`BLOCK` topics,
+  then inside one block).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+BLOCK = 8
+"""Topics per block in :func:`sweep_fast`'s two-level search."""
+
+
+@njit(cache=True)
+def initial_counts(words, offsets, z, n_mk, n_kv, n_k):
+    """Fill the count arrays from topic assignments (the seed's step 2).
+
+    Parameters
+    ----------
+    words : ndarray of int32, shape (N,)
+        Word id of every token, documents one after the other.
+    offsets : ndarray of int64, shape (D + 1,)
+        Document ``m`` holds tokens ``offsets[m]:offsets[m + 1]``.
+    z : ndarray of int32, shape (N,)
+        Topic of every token.
+    n_mk : ndarray of int32, shape (D, K)
+    n_kv : ndarray of int32, shape (K, V)
+    n_k : ndarray of int32, shape (K,)
+        Zeroed on entry, filled on exit.
+    """
+    n_mk[:] = 0
+    n_kv[:] = 0
+    n_k[:] = 0
+    for m in range(offsets.shape[0] - 1):
+        for i in range(offsets[m], offsets[m + 1]):
+            k = z[i]
+            n_mk[m, k] += 1
+            n_kv[k, words[i]] += 1
+            n_k[k] += 1
+
+
+@njit(cache=True)
+def resample_token(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p):
+    """Resample the topic of token ``i`` of document ``m`` (one step of the seed's sweep).
+
+    Decrement the counts of the token's current topic, compute the full
+    conditional ``(n_mk + alpha) * (n_kv + beta) / (n_k + V beta)``, draw the new
+    topic as the first ``k`` whose cumulative sum exceeds ``u * total``, increment.
+
+    Parameters
+    ----------
+    i, m : int
+        Token index and its document.
+    words, z : ndarray of int32, shape (N,)
+    n_mk : ndarray of int32, shape (D, K)
+    n_kv : ndarray of int32, shape (K, V)
+    n_k : ndarray of int32, shape (K,)
+    alpha, beta : float
+    u : float
+        A uniform draw in [0, 1).
+    p : ndarray of float64, shape (K,)
+        Work space; holds the cumulative unnormalised conditional on exit.
+
+    Returns
+    -------
+    int
+        The new topic of the token.
+    """
+    K = n_k.shape[0]
+    V = n_kv.shape[1]
+    v = words[i]
+    k = z[i]
+    n_mk[m, k] -= 1
+    n_kv[k, v] -= 1
+    n_k[k] -= 1
+    total = 0.0
+    for j in range(K):
+        total += (n_mk[m, j] + alpha) * (n_kv[j, v] + beta) / (n_k[j] + V * beta)
+        p[j] = total
+    target = u * total
+    k = 0
+    while k < K - 1 and p[k] <= target:
+        k += 1
+    z[i] = k
+    n_mk[m, k] += 1
+    n_kv[k, v] += 1
+    n_k[k] += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def sweep_plain(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+    """One systematic sweep over every token with :func:`resample_token`.
+
+    Parameters
+    ----------
+    words : ndarray of int32, shape (N,)
+    offsets : ndarray of int64, shape (D + 1,)
+    z : ndarray of int32, shape (N,)
+        Topic assignments, updated in place.
+    n_mk, n_kv, n_k : ndarray of int32
+        Counts of shapes (D, K), (K, V), (K,), updated in place.
+    alpha, beta : float
+    u : ndarray of float64, shape (N,)
+        One uniform per token.
+    """
+    p = np.empty(n_k.shape[0])
+    for m in range(offsets.shape[0] - 1):
+        for i in range(offsets[m], offsets[m + 1]):
+            resample_token(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u[i], p)
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, u):
+    """One sweep from the same full conditional as :func:`sweep_plain`, faster.
+
+    Parameters
+    ----------
+    words : ndarray of int32, shape (N,)
+    offsets : ndarray of int64, shape (D + 1,)
+    z : ndarray of int32, shape (N,)
+        Topic assignments, updated in place.
+    n_mk : ndarray of int32, shape (D, K)
+    n_vk : ndarray of int32, shape (V, K)
+        Word-major topic-word counts (the transpose of ``n_kv``).
+    n_k : ndarray of int32, shape (K,)
+    inv_denominator : ndarray of float64, shape (K,)
+        ``1 / (n_k + V * beta)``, kept in step with ``n_k``.
+    alpha, beta : float
+    u : ndarray of float64, shape (N,)
+        One uniform per token.
+    """
+    K = n_k.shape[0]
+    vbeta = n_vk.shape[0] * beta
+    n_blocks = (K + BLOCK - 1) // BLOCK
+    p = np.zeros(n_blocks * BLOCK)
+    block = np.empty(n_blocks)
+    for m in range(offsets.shape[0] - 1):
+        doc = n_mk[m]
+        for i in range(offsets[m], offsets[m + 1]):
+            row = n_vk[words[i]]
+            k = z[i]
+            doc[k] -= 1
+            row[k] -= 1
+            n_k[k] -= 1
+            inv_denominator[k] = 1.0 / (n_k[k] + vbeta)
+            for j in range(K):
+                p[j] = (doc[j] + alpha) * (row[j] + beta) * inv_denominator[j]
+            total = 0.0
+            for b in range(n_blocks):
+                s = 0.0
+                for j in range(b * BLOCK, (b + 1) * BLOCK):
+                    s += p[j]
+                block[b] = s
+                total += s
+            target = u[i] * total
+            b = 0
+            while b < n_blocks - 1 and block[b] <= target:
+                target -= block[b]
+                b += 1
+            k = b * BLOCK
+            last = min(K, (b + 1) * BLOCK) - 1
+            while k < last and p[k] <= target:
+                target -= p[k]
+                k += 1
+            z[i] = k
+            doc[k] += 1
+            row[k] += 1
+            n_k[k] += 1
+            inv_denominator[k] = 1.0 / (n_k[k] + vbeta)
+
+
+@njit(cache=True)
+def log_joint(n_mk, n_kv, n_k, alpha, beta):
+    r"""Return :math:`\log p(w, z \mid \alpha, \beta)`, the collapsed joint of seed 002.
+
+    .. math::
+
+        \sum_k \log\frac{\Delta(n_k + \beta)}{\Delta(\beta)}
+        + \sum_m \log\frac{\Delta(n_m + \alpha)}{\Delta(\alpha)}
+
+    Parameters
+    ----------
+    n_mk : ndarray of int32, shape (D, K)
+    n_kv : ndarray of int32, shape (K, V)
+    n_k : ndarray of int32, shape (K,)
+    alpha, beta : float
+
+    Returns
+    -------
+    float
+    """
+    D, K = n_mk.shape
+    V = n_kv.shape[1]
+    lg_beta = math.lgamma(beta)
+    lg_alpha = math.lgamma(alpha)
+    out = 0.0
+    for k in range(K):
+        for v in range(V):
+            if n_kv[k, v] > 0:
+                out += math.lgamma(n_kv[k, v] + beta) - lg_beta
+        out -= math.lgamma(n_k[k] + V * beta) - math.lgamma(V * beta)
+    for m in range(D):
+        n_m = 0
+        for k in range(K):
+            n_m += n_mk[m, k]
+            if n_mk[m, k] > 0:
+                out += math.lgamma(n_mk[m, k] + alpha) - lg_alpha
+        out -= math.lgamma(n_m + K * alpha) - math.lgamma(K * alpha)
+    return out
+
+
+@njit(cache=True)
+def build_topic_lists(n_vk, nz_topics, nz_len, nz_pos):
+    """Index the non-zero topics of every word, for :func:`sweep_sparse`.
+
+    Parameters
+    ----------
+    n_vk : ndarray of int32, shape (V, K)
+    nz_topics : ndarray of int32, shape (V, K)
+        On exit ``nz_topics[v, :nz_len[v]]`` lists the topics with ``n_vk[v, k] > 0``.
+    nz_len : ndarray of int32, shape (V,)
+    nz_pos : ndarray of int32, shape (V, K)
+        On exit ``nz_pos[v, k]`` is topic ``k``'s place in that list, -1 if absent.
+    """
+    V, K = n_vk.shape
+    for v in range(V):
+        n = 0
+        for k in range(K):
+            if n_vk[v, k] > 0:
+                nz_topics[v, n] = k
+                nz_pos[v, k] = n
+                n += 1
+            else:
+                nz_pos[v, k] = -1
+        nz_len[v] = n
+
+
+@njit(cache=True, inline="always")
+def _list_add(topics, length, pos, k):
+    pos[k] = length
+    topics[length] = k
+    return length + 1
+
+
+@njit(cache=True, inline="always")
+def _list_remove(topics, length, pos, k):
+    j = pos[k]
+    last = topics[length - 1]
+    topics[j] = last
+    pos[last] = j
+    pos[k] = -1
+    return length - 1
+
+
+@njit(cache=True, nogil=True)
+def sweep_sparse(
+    words, offsets, z, n_mk, n_vk, n_k, inv_denominator, nz_topics, nz_len, nz_pos, alpha, beta, u
+):
+    r"""One sweep of SparseLDA (Yao, Mimno and McCallum 2009): same conditional, sparse work.
+
+    The conditional splits into three buckets,
+
+    .. math::
+
+        \frac{(n_{mk} + \alpha)(n_{kv} + \beta)}{n_k + V\beta}
+        = \underbrace{\frac{\alpha\beta}{n_k + V\beta}}_{s}
+        + \underbrace{\frac{n_{mk}\beta}{n_k + V\beta}}_{r}
+        + \underbrace{\frac{(n_{mk} + \alpha)\, n_{kv}}{n_k + V\beta}}_{q},
+
+    where ``r`` is non-zero only for the document's topics and ``q`` only for the
+    word's topics; ``s`` and ``r`` are kept up to date incrementally, so a token
+    costs O(topics of its word + topics of its document) instead of O(K).
+
+    Parameters
+    ----------
+    words : ndarray of int32, shape (N,)
+    offsets : ndarray of int64, shape (D + 1,)
+    z : ndarray of int32, shape (N,)
+    n_mk : ndarray of int32, shape (D, K)
+    n_vk : ndarray of int32, shape (V, K)
+    n_k : ndarray of int32, shape (K,)
+    inv_denominator : ndarray of float64, shape (K,)
+        ``1 / (n_k + V * beta)``, kept in step with ``n_k``.
+    nz_topics, nz_len, nz_pos : ndarray of int32
+        Non-zero topics of every word (:func:`build_topic_lists`), kept in step.
+    alpha, beta : float
+    u : ndarray of float64, shape (N,)
+        One uniform per token.
+    """
+    K = n_k.shape[0]
+    vbeta = n_vk.shape[0] * beta
+    ab = alpha * beta
+    coef = np.empty(K)
+    q = np.empty(K)
+    doc_topics = np.empty(K, dtype=np.int32)
+    doc_pos = np.full(K, -1, dtype=np.int32)
+    for m in range(offsets.shape[0] - 1):
+        doc = n_mk[m]
+        doc_len = 0
+        s = 0.0
+        r = 0.0
+        for k in range(K):
+            inv = inv_denominator[k]
+            s += ab * inv
+            coef[k] = (doc[k] + alpha) * inv
+            if doc[k] > 0:
+                r += beta * doc[k] * inv
+                doc_len = _list_add(doc_topics, doc_len, doc_pos, k)
+            else:
+                doc_pos[k] = -1
+        for i in range(offsets[m], offsets[m + 1]):
+            v = words[i]
+            row = n_vk[v]
+            topics = nz_topics[v]
+            pos = nz_pos[v]
+            k = z[i]
+            # remove the token
+            inv = inv_denominator[k]
+            s -= ab * inv
+            r -= beta * doc[k] * inv
+            doc[k] -= 1
+            row[k] -= 1
+            n_k[k] -= 1
+            inv = 1.0 / (n_k[k] + vbeta)
+            inv_denominator[k] = inv
+            s += ab * inv
+            r += beta * doc[k] * inv
+            coef[k] = (doc[k] + alpha) * inv
+            if row[k] == 0:
+                nz_len[v] = _list_remove(topics, nz_len[v], pos, k)
+            if doc[k] == 0:
+                doc_len = _list_remove(doc_topics, doc_len, doc_pos, k)
+            # the word's bucket
+            n_word = nz_len[v]
+            q_sum = 0.0
+            for j in range(n_word):
+                t = topics[j]
+                w = coef[t] * row[t]
+                q[j] = w
+                q_sum += w
+            target = u[i] * (s + r + q_sum)
+            if target < q_sum:
+                j = 0
+                while j < n_word - 1 and q[j] <= target:
+                    target -= q[j]
+                    j += 1
+                k = topics[j]
+            else:
+                target -= q_sum
+                if target < r and doc_len > 0:
+                    j = 0
+                    t = doc_topics[0]
+                    w = beta * doc[t] * inv_denominator[t]
+                    while j < doc_len - 1 and w <= target:
+                        target -= w
+                        j += 1
+                        t = doc_topics[j]
+                        w = beta * doc[t] * inv_denominator[t]
+                    k = t
+                else:
+                    target -= r
+                    k = 0
+                    w = ab * inv_denominator[0]
+                    while k < K - 1 and w <= target:
+                        target -= w
+                        k += 1
+                        w = ab * inv_denominator[k]
+            # add the token
+            z[i] = k
+            inv = inv_denominator[k]
+            s -= ab * inv
+            r -= beta * doc[k] * inv
+            doc[k] += 1
+            row[k] += 1
+            n_k[k] += 1
+            inv = 1.0 / (n_k[k] + vbeta)
+            inv_denominator[k] = inv
+            s += ab * inv
+            r += beta * doc[k] * inv
+            coef[k] = (doc[k] + alpha) * inv
+            if row[k] == 1:
+                nz_len[v] = _list_add(topics, nz_len[v], pos, k)
+            if doc[k] == 1:
+                doc_len = _list_add(doc_topics, doc_len, doc_pos, k)

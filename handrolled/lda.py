@@ -1,0 +1,567 @@
+r"""Latent Dirichlet allocation by collapsed Gibbs sampling (seeds 000 and 002).
+
+The model of the seeds, with symmetric hyperparameters:
+
+.. math::
+
+    \varphi_k \sim \mathrm{Dir}(\beta), \quad
+    \theta_m \sim \mathrm{Dir}(\alpha), \quad
+    z_{mn} \sim \mathrm{Cat}(\theta_m), \quad
+    w_{mn} \sim \mathrm{Cat}(\varphi_{z_{mn}}).
+
+Integrating out :math:`\theta` and :math:`\varphi` leaves the topic
+assignments :math:`z`, which the collapsed Gibbs sampler sweeps token by token
+with the counts ``n_mk`` (document-topic), ``n_kv`` (topic-word) and ``n_k``
+(topic totals): decrement the token's counts, draw its topic from
+
+.. math::
+
+    p(z_i = k \mid z_{-i}, w) \propto (n_{mk} + \alpha)\,
+    \frac{n_{kv} + \beta}{n_k + V\beta},
+
+increment (:func:`conditional_z_given_rest`; the compiled sweep
+:func:`sweep_plain` is the seed's algorithm line by line, :func:`sweep_fast`
+and the SparseLDA sweep :func:`sweep_sparse` of Yao, Mimno and McCallum (2009)
+draw from the same conditional faster; see :mod:`handrolled._lda_kernels`).
+At every kept draw the parameters are drawn from their Dirichlet conditionals
+(seed 000)
+
+.. math::
+
+    \varphi_k \mid z, w \sim \mathrm{Dir}(n_{k\cdot} + \beta), \qquad
+    \theta_m \mid z \sim \mathrm{Dir}(n_{m\cdot} + \alpha),
+
+so the output is a sample of the posterior :math:`p(\theta, \varphi \mid w)`,
+comparable with NUTS on the marginalised model, not the smoother
+Rao--Blackwell means the seeds print at the end.
+
+Data: the "bars" corpus of Griffiths and Steyvers (2004), 5 x 5 images whose
+25 pixels are the words and whose 10 topics are the horizontal and vertical
+bars (:func:`bars_corpus`).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from arviz_base import from_dict
+
+from handrolled._common import chain_rngs, check_sampler_args
+from handrolled._lda_kernels import (
+    build_topic_lists,
+    initial_counts,
+    log_joint,
+    resample_token,
+    sweep_fast,
+    sweep_plain,
+    sweep_sparse,
+)
+
+__all__ = [
+    "bars_corpus",
+    "bars_topics",
+    "conditional_z_given_rest",
+    "default_data",
+    "initial_counts",
+    "log_joint",
+    "resample_token",
+    "sample",
+    "sample_phi_given_z",
+    "sample_fast",
+    "sample_plain",
+    "sample_theta_given_z",
+    "sweep_fast",
+    "sweep_numpy",
+    "sweep_plain",
+    "sweep_sparse",
+    "validate_data",
+]
+
+BARS_SIDE = 5
+"""Side of a bars image: V = 25 words (pixels), K = 10 bars."""
+
+DEFAULT_BARS = {
+    "n_docs": 40,
+    "doc_length": 100,
+    "corpus_alpha": 0.1,
+    "alpha": 1.0,
+    "beta": 1.0,
+    "seed": 20040406,
+}
+"""The pair's default data: the corpus is simulated with ``corpus_alpha`` (and its
+own fixed ``seed``, not the sampler's), the model uses ``alpha`` and ``beta``."""
+
+VARIABLES = ("theta", "phi")
+"""Posterior variables the sampler can return."""
+
+KERNELS = ("sparse", "fast", "plain")
+"""Sweeps :func:`sample` can run; all draw from the same full conditional."""
+
+MAX_BYTES = 8 * 2**30
+"""Default cap on the memory of the returned draws (8 GiB)."""
+
+
+# --------------------------------------------------------------------------- data
+
+
+def bars_topics(side: int = BARS_SIDE) -> np.ndarray:
+    """Return the bar topics: uniform over the pixels of one row or one column.
+
+    Parameters
+    ----------
+    side : int
+        Side of the square image; ``V = side**2`` words, ``K = 2 * side`` topics.
+
+    Returns
+    -------
+    ndarray, shape (2 * side, side**2)
+        Rows ``0..side-1`` are the horizontal bars, the others the vertical ones.
+    """
+    topics = np.zeros((2 * side, side * side))
+    for r in range(side):
+        image = np.zeros((side, side))
+        image[r, :] = 1.0 / side
+        topics[r] = image.ravel()
+        topics[side + r] = image.T.ravel()
+    return topics
+
+
+def bars_corpus(
+    n_docs: int, doc_length: int, alpha: float, rng: np.random.Generator, side: int = BARS_SIDE
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Simulate the bars corpus of Griffiths and Steyvers (2004) from the LDA model.
+
+    Parameters
+    ----------
+    n_docs, doc_length : int
+        Number of documents and tokens per document.
+    alpha : float
+        Symmetric Dirichlet parameter of each document's topic proportions.
+    rng : numpy.random.Generator
+    side : int
+        Side of the square images.
+
+    Returns
+    -------
+    docs : list of ndarray of int64, each shape (doc_length,)
+        Word (pixel) ids.
+    topics : ndarray, shape (2 * side, side**2)
+        The true topics, :func:`bars_topics`.
+    """
+    topics = bars_topics(side)
+    K, V = topics.shape
+    theta = rng.dirichlet(np.full(K, alpha), size=n_docs)
+    docs = []
+    for m in range(n_docs):
+        z = rng.choice(K, size=doc_length, p=theta[m])
+        u = rng.random(doc_length)
+        cum = np.cumsum(topics[z], axis=1)
+        words = (cum <= (u * cum[:, -1])[:, None]).sum(axis=1)
+        docs.append(np.minimum(words, V - 1).astype(np.int64))
+    return docs, topics
+
+
+def default_data() -> dict:
+    """Return the pair's default data: a small bars corpus, K = 10, alpha = beta = 1.
+
+    Forty documents of a hundred tokens each (4,000 tokens, simulated with
+    document proportions ~ Dir(0.1), so most documents show one to three bars)
+    keep NUTS on the marginalised model within a couple
+    of minutes, and identify the ten bars well enough that every chain of either
+    side settles in the same mode up to label switching. With alpha = beta = 1
+    the Dirichlet priors are flat; smaller values give NUTS long exponential
+    tails in the unconstrained space and cost it several times more steps.
+    """
+    rng = np.random.default_rng(DEFAULT_BARS["seed"])
+    docs, topics = bars_corpus(
+        DEFAULT_BARS["n_docs"], DEFAULT_BARS["doc_length"], DEFAULT_BARS["corpus_alpha"], rng
+    )
+    return {
+        "docs": docs,
+        "V": topics.shape[1],
+        "K": topics.shape[0],
+        "alpha": DEFAULT_BARS["alpha"],
+        "beta": DEFAULT_BARS["beta"],
+        "true_phi": topics,
+    }
+
+
+def _positive_int(data: Mapping, key: str, low: int) -> int:
+    value = data[key]
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"{key} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _positive_float(data: Mapping, key: str) -> float:
+    try:
+        value = float(data[key])
+    except (TypeError, ValueError):
+        raise ValueError(f"{key} must be a positive number, got {data[key]!r}") from None
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{key} must be a finite number > 0, got {data[key]!r}")
+    return value
+
+
+def validate_data(data: Mapping) -> dict:
+    """Return a checked copy of ``data`` with the corpus flattened.
+
+    Parameters
+    ----------
+    data : mapping
+        ``docs`` (sequence of 1-D integer arrays of word ids), ``V`` (vocabulary
+        size), ``K`` (number of topics, >= 2), ``alpha`` and ``beta`` (symmetric
+        Dirichlet parameters, > 0). Other keys (such as ``true_phi``) are kept.
+
+    Returns
+    -------
+    dict
+        The input keys normalised, plus ``words`` (int32, shape (N,)), ``offsets``
+        (int64, shape (D + 1,)), ``D`` and ``N``.
+
+    Raises
+    ------
+    ValueError
+        Naming the key: a missing key, an empty corpus or document, word ids that
+        are not integers or lie outside ``[0, V)``, ``K < 2``, ``alpha`` or
+        ``beta`` not > 0.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"data must be a mapping, got {type(data).__name__}")
+    for key in ("docs", "V", "K", "alpha", "beta"):
+        if key not in data:
+            raise ValueError(f"data is missing the key {key!r}")
+    V = _positive_int(data, "V", 1)
+    K = _positive_int(data, "K", 2)
+    alpha = _positive_float(data, "alpha")
+    beta = _positive_float(data, "beta")
+    raw = data["docs"]
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, (Sequence, np.ndarray)):
+        raise ValueError(f"docs must be a sequence of 1-D integer arrays, got {type(raw).__name__}")
+    if len(raw) == 0:
+        raise ValueError("docs must hold at least one document, got an empty corpus")
+    docs = []
+    for m, doc in enumerate(raw):
+        arr = np.asarray(doc)
+        if arr.ndim != 1:
+            raise ValueError(f"docs[{m}] must be 1-D, got shape {arr.shape}")
+        if arr.size == 0:
+            raise ValueError(f"docs[{m}] is empty: every document needs at least one word")
+        if not np.issubdtype(arr.dtype, np.integer):
+            if not np.issubdtype(arr.dtype, np.floating) or not np.all(arr == np.round(arr)):
+                raise ValueError(f"docs[{m}] must hold integer word ids, got {arr[:5]!r}...")
+        arr = arr.astype(np.int64)
+        bad = (arr < 0) | (arr >= V)
+        if bad.any():
+            raise ValueError(f"docs[{m}] has word id {int(arr[bad][0])} outside [0, V={V})")
+        docs.append(arr)
+    lengths = np.array([d.size for d in docs], dtype=np.int64)
+    offsets = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    out = dict(data)
+    out.update(
+        docs=docs,
+        V=V,
+        K=K,
+        alpha=alpha,
+        beta=beta,
+        words=np.concatenate(docs).astype(np.int32),
+        offsets=offsets,
+        D=len(docs),
+        N=int(offsets[-1]),
+    )
+    return out
+
+
+def count_matrix(data: Mapping) -> np.ndarray:
+    """Return the document-word counts ``n_dw``, shape (D, V), of a corpus."""
+    d = validate_data(data)
+    counts = np.zeros((d["D"], d["V"]), dtype=np.int64)
+    for m, doc in enumerate(d["docs"]):
+        np.add.at(counts[m], doc, 1)
+    return counts
+
+
+# ------------------------------------------------------------ full conditionals
+
+
+def conditional_z_given_rest(
+    n_mk_row: np.ndarray,
+    n_kv_column: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    V: int,
+) -> np.ndarray:
+    r"""Return the full conditional :math:`p(z_i = k \mid z_{-i}, w)` of one token.
+
+    The seed's formula, with every count taken *without* the token itself.
+
+    Parameters
+    ----------
+    n_mk_row : ndarray, shape (K,)
+        Topic counts of the token's document, token removed.
+    n_kv_column : ndarray, shape (K,)
+        Counts of the token's word in each topic, token removed.
+    n_k : ndarray, shape (K,)
+        Topic totals, token removed.
+    alpha, beta : float
+    V : int
+        Vocabulary size.
+
+    Returns
+    -------
+    ndarray, shape (K,)
+        Probabilities summing to one.
+    """
+    weights = (n_mk_row + alpha) * (n_kv_column + beta) / (n_k + V * beta)
+    return weights / weights.sum()
+
+
+def sweep_numpy(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+    """Plain-NumPy transcription of :func:`sweep_plain`, identical bit for bit.
+
+    Same arguments as :func:`handrolled._lda_kernels.sweep_plain`; slow (a
+    Python loop over tokens), kept to check the compiled kernel.
+    """
+    V = n_kv.shape[1]
+    for m in range(offsets.shape[0] - 1):
+        for i in range(offsets[m], offsets[m + 1]):
+            v, k = words[i], z[i]
+            n_mk[m, k] -= 1
+            n_kv[k, v] -= 1
+            n_k[k] -= 1
+            weights = (n_mk[m] + alpha) * (n_kv[:, v] + beta) / (n_k + V * beta)
+            cum = np.cumsum(weights)
+            k = min(int(np.searchsorted(cum, u[i] * cum[-1], side="right")), len(cum) - 1)
+            z[i] = k
+            n_mk[m, k] += 1
+            n_kv[k, v] += 1
+            n_k[k] += 1
+
+
+def _dirichlet_rows(concentration: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Draw one Dirichlet vector per row of ``concentration`` (shape (R, C))."""
+    g = rng.standard_gamma(concentration)
+    sums = g.sum(axis=1, keepdims=True)
+    underflow = sums[:, 0] == 0.0
+    for r in np.flatnonzero(underflow):  # all gammas underflowed: tiny concentrations
+        g[r] = rng.dirichlet(concentration[r])
+        sums[r] = 1.0
+    return g / sums
+
+
+def sample_phi_given_z(n_kv: np.ndarray, beta: float, rng: np.random.Generator) -> np.ndarray:
+    """Draw the topics from their conditional, ``phi_k | z, w ~ Dir(n_kv[k] + beta)``.
+
+    Parameters
+    ----------
+    n_kv : ndarray, shape (K, V)
+    beta : float
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray, shape (K, V)
+    """
+    return _dirichlet_rows(n_kv + beta, rng)
+
+
+def sample_theta_given_z(n_mk: np.ndarray, alpha: float, rng: np.random.Generator) -> np.ndarray:
+    """Draw the topic proportions, ``theta_m | z ~ Dir(n_mk[m] + alpha)``.
+
+    Parameters
+    ----------
+    n_mk : ndarray, shape (D, K)
+    alpha : float
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray, shape (D, K)
+    """
+    return _dirichlet_rows(n_mk + alpha, rng)
+
+
+# ----------------------------------------------------------------------- sampler
+
+
+def _check_options(kernel, thin, var_names) -> tuple[str, ...]:
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
+    if isinstance(thin, bool) or not isinstance(thin, numbers.Integral) or thin < 1:
+        raise ValueError(f"thin must be an integer >= 1, got {thin!r}")
+    names = (var_names,) if isinstance(var_names, str) else tuple(var_names)
+    unknown = [n for n in names if n not in VARIABLES]
+    if unknown or len(set(names)) != len(names):
+        raise ValueError(f"var_names must be distinct names among {VARIABLES}, got {var_names!r}")
+    return names
+
+
+def run_chain(
+    d: Mapping,
+    rng: np.random.Generator,
+    *,
+    draws: int,
+    tune: int,
+    thin: int,
+    kernel: str,
+    out: Mapping[str, np.ndarray],
+    log_joint_out: np.ndarray,
+) -> None:
+    """Run one chain, writing its kept draws straight into ``out``.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    rng : numpy.random.Generator
+        The chain's own stream. It spawns two: one for the initial topics and
+        the uniforms of the sweeps (one per token per sweep), one for the
+        Dirichlet draws at kept sweeps, so which variables are kept does not
+        change the path of ``z``.
+    draws, tune, thin : int
+        Kept draws, discarded sweeps, sweeps per kept draw.
+    kernel : {"sparse", "fast", "plain"}
+    out : mapping of str to ndarray
+        ``theta`` (draws, D, K) and/or ``phi`` (draws, K, V) views to fill.
+    log_joint_out : ndarray, shape (draws,)
+        Filled with ``log p(w, z) / N`` at every kept draw.
+    """
+    words, offsets = d["words"], d["offsets"]
+    D, K, V, N = d["D"], d["K"], d["V"], d["N"]
+    alpha, beta = d["alpha"], d["beta"]
+    rng, draw_rng = rng.spawn(2)
+    z = rng.integers(0, K, size=N).astype(np.int32)  # the seed's step 1: z ~ Mult(1/K)
+    n_mk = np.zeros((D, K), dtype=np.int32)
+    n_kv = np.zeros((K, V), dtype=np.int32)
+    n_k = np.zeros(K, dtype=np.int32)
+    initial_counts(words, offsets, z, n_mk, n_kv, n_k)
+    if kernel != "plain":
+        n_vk = np.ascontiguousarray(n_kv.T)
+        inv_denominator = 1.0 / (n_k + V * beta)
+    if kernel == "sparse":
+        nz_topics, nz_pos = np.empty_like(n_vk), np.empty_like(n_vk)
+        nz_len = np.empty(V, dtype=np.int32)
+        build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
+    for t in range(tune + draws * thin):
+        u = rng.random(N)
+        if kernel == "fast":
+            sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, u)
+        elif kernel == "sparse":
+            sweep_sparse(
+                words,
+                offsets,
+                z,
+                n_mk,
+                n_vk,
+                n_k,
+                inv_denominator,
+                nz_topics,
+                nz_len,
+                nz_pos,
+                alpha,
+                beta,
+                u,
+            )
+        else:
+            sweep_plain(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u)
+        kept = t - tune + 1
+        if kept <= 0 or kept % thin:
+            continue
+        s = kept // thin - 1
+        counts_kv = n_kv if kernel == "plain" else n_vk.T
+        if "phi" in out:
+            out["phi"][s] = sample_phi_given_z(counts_kv, beta, draw_rng)
+        if "theta" in out:
+            out["theta"][s] = sample_theta_given_z(n_mk, alpha, draw_rng)
+        log_joint_out[s] = log_joint(n_mk, np.ascontiguousarray(counts_kv), n_k, alpha, beta) / N
+
+
+def sample(
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    kernel: str = "sparse",
+    thin: int = 1,
+    var_names: Sequence[str] = VARIABLES,
+    max_bytes: int = MAX_BYTES,
+):
+    r"""Sample LDA's posterior by collapsed Gibbs, drawing theta and phi at kept sweeps.
+
+    Parameters
+    ----------
+    data : mapping
+        ``docs``, ``V``, ``K``, ``alpha``, ``beta`` (see :func:`validate_data`).
+    draws, tune, chains : int
+        Kept draws per chain, discarded sweeps, chains.
+    random_seed : int or None
+        Chain ``c`` uses ``default_rng(random_seed).spawn(chains)[c]``, so one
+        chain's draws do not depend on how many chains run.
+    kernel : {"sparse", "fast", "plain"}
+        ``"plain"`` is the seed's sweep (:func:`sweep_plain`), the teaching
+        version; ``"fast"`` the dense cached one (:func:`sweep_fast`);
+        ``"sparse"`` (default, the fastest) SparseLDA (:func:`sweep_sparse`). All
+        three draw from the same full conditional.
+    thin : int
+        Sweeps per kept draw; ``tune + draws * thin`` sweeps run in all.
+    var_names : sequence of str
+        Which of ``theta`` and ``phi`` to keep (the sample stat is always kept).
+    max_bytes : int
+        Refuse (``ValueError``) to allocate more than this for the draws.
+
+    Returns
+    -------
+    xarray.DataTree
+        ``posterior`` with ``theta`` (chains, draws, D, K) and ``phi`` (chains,
+        draws, K, V); ``sample_stats`` with ``log_joint_per_token`` (chains,
+        draws), the collapsed :math:`\log p(w, z) / N` that the ``lda`` and
+        tomotopy packages report.
+    """
+    check_sampler_args(draws, tune, chains, random_seed)
+    names = _check_options(kernel, thin, var_names)
+    d = validate_data(data)
+    D, K, V = d["D"], d["K"], d["V"]
+    shapes = {"theta": (D, K), "phi": (K, V)}
+    nbytes = 8 * chains * draws * sum(int(np.prod(shapes[n])) for n in names)
+    if nbytes > max_bytes:
+        raise ValueError(
+            f"draws={draws} x chains={chains} of {list(names)} need {nbytes / 2**30:.1f} GiB "
+            f"> max_bytes={max_bytes / 2**30:.1f} GiB: raise thin, lower draws, or keep "
+            f"fewer var_names"
+        )
+    posterior = {n: np.empty((chains, draws, *shapes[n])) for n in names}
+    stat = np.empty((chains, draws))
+    for c, rng in enumerate(chain_rngs(random_seed, chains)):
+        run_chain(
+            d,
+            rng,
+            draws=draws,
+            tune=tune,
+            thin=thin,
+            kernel=kernel,
+            out={n: a[c] for n, a in posterior.items()},
+            log_joint_out=stat[c],
+        )
+    return from_dict({"posterior": posterior, "sample_stats": {"log_joint_per_token": stat}})
+
+
+def sample_fast(data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None):
+    """Sample with the dense cached sweep :func:`sweep_fast` (see :func:`sample`)."""
+    return sample(
+        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, kernel="fast"
+    )
+
+
+def sample_plain(data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None):
+    """Sample with the seed's plain sweep, the teaching version (see :func:`sample`)."""
+    return sample(
+        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, kernel="plain"
+    )

@@ -1,0 +1,294 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Two-dimensional Gibbs sampling of a bivariate normal (seed 003)
+#
+# **The idea.** Drawing from a joint distribution $p(x_1, x_2)$ can be hard, while
+# drawing from each *full conditional* $p(x_1 \mid x_2)$ and $p(x_2 \mid x_1)$ is
+# easy. Gibbs sampling alternates between the two conditionals. Each move keeps the
+# joint distribution invariant (seed 003 shows that each one-coordinate move
+# satisfies detailed balance, $\pi(A)\,\pi(A \to B) = \pi(B)\,\pi(B \to A)$), so
+# the chain's stationary distribution is the target, and after a burn-in its
+# states are (dependent) draws from $p(x_1, x_2)$.
+#
+# This notebook follows the seed: the target, its two conditionals next to the
+# functions that implement them, the same target stated as a PyMC model, the
+# comparison of both samplers, and what to look at in the diagnostics.
+#
+# The parameters below are the run lengths for both samplers (the tests run this
+# notebook with tiny values; `make notebooks` with these).
+
+# %% tags=["parameters"]
+draws = 1000
+tune = 1000
+chains = 4
+seed = 20261122
+
+# %%
+# %matplotlib inline
+import inspect
+
+import arviz_plots as azp
+import arviz_stats as azs
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+from IPython.display import Markdown, display
+from scipy import stats
+
+from comparisons.registry import get_pair
+from comparisons.run import run_pair
+from handrolled import bivariate_normal as gibbs
+from models.bivariate_normal import build_model
+
+
+def show(*functions):
+    """Display the source of functions that live in the packages."""
+    for f in functions:
+        source = inspect.getsource(getattr(f, "py_func", f))
+        display(Markdown(f"`{f.__module__}.{f.__name__}`\n```python\n{source}```"))
+
+
+# %% [markdown]
+# ## 1. The target
+#
+# The seed samples $N(\mu, \Sigma)$ with $\mu = (\mu_1, \mu_2) = (5, -1)$ and
+#
+# $$
+# \Sigma = \begin{pmatrix} \sigma_1^2 & \rho\sigma_1\sigma_2 \\
+#                          \rho\sigma_1\sigma_2 & \sigma_2^2 \end{pmatrix}
+#        = \begin{pmatrix} 1 & 1 \\ 1 & 4 \end{pmatrix},
+# \qquad \sigma = (1, 2),\ \rho = 0.5 .
+# $$
+#
+# **An error in the seed.** Its program defines
+# `samplesource = multivariate_normal(mean=[5,-1], cov=[[1,0.5],[0.5,2]])`, a
+# *different* covariance: it has $\sigma_2 = \sqrt 2$ and
+# $\rho = 0.5/\sqrt 2 \approx 0.354$. That object is only used to colour the
+# density surface of the seed's figure; its Gibbs code (`m1=5, m2=-1, s1=1, s2=2,
+# rho=0.5`) samples $\Sigma = [[1, 1], [1, 4]]$, the matrix of its text. So the
+# right target is $[[1, 1], [1, 4]]$, and that is what both sides here sample.
+
+# %%
+data = gibbs.default_data()
+cov_code = gibbs.covariance(data)
+cov_samplesource = np.array([[1.0, 0.5], [0.5, 2.0]])
+print("data:", data)
+print("covariance sampled by the seed's Gibbs code (and here):\n", cov_code)
+print("covariance of the seed's `samplesource` line:\n", cov_samplesource)
+s2 = np.sqrt(cov_samplesource[1, 1])
+print(f"samplesource implies sigma2 = {s2:.3f}, rho = {cov_samplesource[0, 1] / s2:.3f}")
+show(gibbs.covariance)
+
+# %% [markdown]
+# ## 2. The two full conditionals, each next to its function
+#
+# From the joint normal, by Bayes' formula (seed 003):
+#
+# $$
+# P(x_1 \mid x_2) = N\!\left(\mu_1 + \rho\frac{\sigma_1}{\sigma_2}(x_2 - \mu_2),\;
+#                   (1 - \rho^2)\sigma_1^2\right)
+# $$
+
+# %%
+show(gibbs.x1_given_x2)
+
+# %% [markdown]
+# $$
+# P(x_2 \mid x_1) = N\!\left(\mu_2 + \rho\frac{\sigma_2}{\sigma_1}(x_1 - \mu_1),\;
+#                   (1 - \rho^2)\sigma_2^2\right)
+# $$
+
+# %%
+show(gibbs.x2_given_x1)
+
+# %% [markdown]
+# The seed's algorithm: start somewhere, then repeat "draw $x_1$ from
+# $P(x_1 \mid x_2)$, draw $x_2$ from $P(x_2 \mid x_1)$" and keep the states after
+# the burn-in of $m$ sweeps. (The seed's numbered steps draw $x_2$ first, its code
+# draws $x_1$ first; either order leaves the target invariant.) One sweep per
+# iteration, numba-compiled, fed with pre-drawn standard normals so that each
+# chain has its own random stream:
+
+# %%
+show(gibbs.gibbs_chain, gibbs.sample)
+
+# %% [markdown]
+# A few draws straight from the hand-written sampler (every array is shaped
+# `(chains, draws, 2)`), and their sample covariance, which should be near
+# $[[1, 1], [1, 4]]$ and not near the `samplesource` matrix:
+
+# %%
+out = gibbs.sample(data, draws=draws, tune=tune, chains=chains, random_seed=seed)
+x = out["x"]
+print("shape:", x.shape)
+print("sample mean:", x.reshape(-1, 2).mean(axis=0).round(3))
+print("sample covariance:\n", np.cov(x.reshape(-1, 2).T).round(3))
+
+# %%
+fig, ax = plt.subplots(figsize=(5.5, 5))
+grid1, grid2 = np.meshgrid(np.linspace(1, 9, 200), np.linspace(-9, 7, 200))
+points = np.dstack([grid1, grid2])
+for cov, colour, label in (
+    (cov_code, "C0", "Σ = [[1, 1], [1, 4]] (the Gibbs code)"),
+    (cov_samplesource, "C3", "Σ = [[1, .5], [.5, 2]] (samplesource)"),
+):
+    density = stats.multivariate_normal(data["mu"], cov).pdf(points)
+    ax.contour(grid1, grid2, density, levels=4, colors=colour)
+    ax.plot([], [], color=colour, label=label)
+ax.scatter(*x[0, :500].T, s=3, color="k", alpha=0.4, label="Gibbs draws (chain 0)")
+ax.set_xlabel("$x_1$")
+ax.set_ylabel("$x_2$")
+ax.legend(fontsize=8, loc="lower right")
+ax.set_title("The draws follow the code's covariance")
+plt.show()
+
+# %% [markdown]
+# ## 3. The same target as a PyMC model
+#
+# The PyMC twin states the target and lets NUTS sample it; it shares the data
+# check and the covariance with the hand-written side:
+
+# %%
+show(build_model)
+model = build_model(data)
+print(model.str_repr())
+
+# %% [markdown]
+# ## 4. The comparison
+#
+# `run_pair` runs both sides with the same `draws`, `tune`, `chains` and seed
+# and compares, for every quantity (each component, their centred product
+# $(x_1 - \mu_1)(x_2 - \mu_2)$, whose mean is the covariance $\rho\sigma_1\sigma_2 = 1$,
+# and the log density of each draw) and every statistic (mean, sd, 5/50/95 %
+# quantiles):
+#
+# $$ z = \frac{a - b}{\sqrt{\mathrm{MCSE}_a^2 + \mathrm{MCSE}_b^2}}, $$
+#
+# with Holm's correction over all checks of the run. The target is known exactly,
+# so both sides are also checked against it. Each side must also pass the gates
+# $\hat R < 1.01$ and bulk and tail ESS $\ge 100$ per chain.
+
+# %%
+result = run_pair(
+    get_pair("bivariate_normal"), draws=draws, tune=tune, chains=chains, seed=seed, progress=print
+)
+print("verdict:", result.verdict, result.verdicts)
+
+# %% [markdown]
+# **How to read the verdict.** *agree*: every statistic matches within its Monte
+# Carlo error and both sides converged. *disagree*: some difference is too large
+# for Monte Carlo error to explain, so one side samples the wrong distribution.
+# *not converged*: a side failed the $\hat R$ or ESS gates, its estimates cannot be
+# trusted yet; run longer. (The tests run this notebook with a few hundred draws,
+# where "not converged" is expected.)
+#
+# The z-scores of the hand-written side against NUTS and of both against the
+# exact answer:
+
+# %%
+checks = result.checks
+z_table = checks[checks["kind"].isin(["agreement", "exact"])].pivot_table(
+    index=["comparison", "quantity"], columns="statistic", values="value"
+)
+display(z_table.round(2))
+failed = checks[~checks["passed"]]
+print(f"{len(failed)} of {len(checks)} checks failed")
+display(failed)
+
+# %% [markdown]
+# ## 5. What to look at in the diagnostics
+#
+# * **Trace plots** (seed 001 §7.1): chains started at dispersed points should
+#   quickly overlap and look like stationary noise.
+# * **Rank plots**: rank all draws together and histogram each chain's ranks;
+#   if the chains sample the same distribution every histogram is flat.
+# * **ESS**: the number of independent draws the correlated chain is worth; the
+#   MCSE of the mean is $\mathrm{sd}/\sqrt{\mathrm{ESS}}$.
+# * **$\hat R$**: compares between- and within-chain variance; near 1 when the
+#   chains agree.
+
+# %%
+gibbs_tree = result.sides["handrolled:gibbs"].tree
+nuts_tree = result.sides["pymc"].tree
+azp.plot_trace_dist(gibbs_tree)
+plt.show()
+
+# %%
+azp.plot_rank(gibbs_tree)
+plt.show()
+azp.plot_rank(nuts_tree)
+plt.show()
+
+# %%
+table = pd.concat(
+    {
+        label: summary[["mean", "sd", "mcse_mean", "ess_bulk", "ess_tail", "r_hat"]]
+        for label, summary in result.summaries.items()
+    }
+)
+display(table.round(3))
+
+# %% [markdown]
+# The running (ergodic) mean of seed 001 §7.1: after the burn-in the cumulative
+# mean of every chain settles on the same horizontal line, $\mu_1 = 5$.
+
+# %%
+x1 = gibbs_tree["posterior"]["x"].isel(x_dim_0=0).values
+running = np.cumsum(x1, axis=1) / np.arange(1, x1.shape[1] + 1)
+fig, ax = plt.subplots(figsize=(7, 3))
+ax.plot(running.T, lw=1)
+ax.axhline(data["mu"][0], color="k", ls="--", label="exact mean")
+ax.set_xlabel("draw")
+ax.set_ylabel("running mean of $x_1$")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# ### A teaching ESS, checked against arviz_stats
+#
+# The kept $x_1$ chain of this systematic scan is an AR(1) process with
+# coefficient $\rho^2$, so its ESS per draw is $(1 - \rho^2)/(1 + \rho^2) = 0.6$.
+# The textbook estimate is $\mathrm{ESS} = N/\tau$ with
+# $\tau = -1 + 2\sum_m (\hat\rho_{2m} + \hat\rho_{2m+1})$, summed while the pairs
+# stay positive (Geyer's initial positive sequence). Written out here for
+# teaching, and checked against `arviz_stats.ess(method="mean")` (which the
+# harness uses, and which also splits chains) on one long chain:
+
+
+# %%
+def teaching_ess(chain):
+    """ESS of one chain by Geyer's initial positive sequence (for teaching)."""
+    centred = chain - chain.mean()
+    n = len(centred)
+    acov = np.fft.irfft(np.abs(np.fft.rfft(centred, 2 * n)) ** 2)[:n] / n
+    rho = acov / acov[0]
+    tau = -1.0
+    for m in range(n // 2 - 1):
+        pair = rho[2 * m] + rho[2 * m + 1]
+        if pair < 0:
+            break
+        tau += 2 * pair
+    return n / tau
+
+
+long = gibbs.sample(data, draws=20_000, tune=100, chains=1, random_seed=seed)["x"][0, :, 0]
+ours = teaching_ess(long)
+library = float(azs.ess(xr.DataArray(long[None, :], dims=("chain", "draw")), method="mean"))
+theory = len(long) * (1 - data["rho"] ** 2) / (1 + data["rho"] ** 2)
+print(f"teaching ESS {ours:.0f}, arviz_stats ESS {library:.0f}, theory {theory:.0f}")
+assert abs(ours / library - 1) < 0.1, "the teaching ESS should match arviz_stats within 10 %"

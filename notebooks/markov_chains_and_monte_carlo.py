@@ -1,0 +1,281 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Monte Carlo and Markov chains: the two halves of MCMC (seeds 001, 002, 003, 004)
+#
+# **The idea.** *Monte Carlo*: an expectation $E(f) = \int f(x)\,p(x)\,dx$ is
+# approximated by an average over draws, $E(f) \approx \frac1N\sum_{i=1}^N f(x_i)$,
+# with an error that shrinks like $1/\sqrt N$. *Markov chain*: when independent
+# draws from $p$ are out of reach, build a chain whose **stationary
+# distribution** is $p$; after a burn-in of $m$ steps its states are (dependent)
+# draws from $p$, and the ergodic average
+# $\hat E f = \frac{1}{n - m}\sum_{i=m+1}^{n} f(x_i)$ estimates $E(f)$ (seed 003).
+#
+# This example has no PyMC twin: the exact answers are known, and the
+# hand-written functions in `handrolled.markov_chains` and
+# `handrolled.monte_carlo` are checked against them and against library
+# routines. `draws` is the number of steps kept per simulated chain, `tune` the
+# burn-in $m$.
+
+# %% tags=["parameters"]
+draws = 5000
+tune = 100
+chains = 4
+seed = 20261122
+
+# %%
+# %matplotlib inline
+import inspect
+
+import arviz_stats as azs
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import scipy.linalg
+from IPython.display import Markdown, display
+
+from handrolled import markov_chains as mc
+from handrolled import monte_carlo
+
+
+def show(*functions):
+    """Display the source of functions that live in the packages."""
+    for f in functions:
+        source = inspect.getsource(getattr(f, "py_func", f))
+        display(Markdown(f"`{f.__module__}.{f.__name__}`\n```python\n{source}```"))
+
+
+rng = np.random.default_rng(seed)
+
+# %% [markdown]
+# ## 1. Monte Carlo: scattering rice to estimate π (seed 002 §3.1)
+#
+# Scatter $S$ grains uniformly on a square of side $d$; the $C$ that land in the
+# inscribed circle satisfy $\frac{C}{S} \approx \frac{\pi (d/2)^2}{d^2}$, so
+# $\pi \approx \frac{4C}{S}$. Each grain is a Bernoulli($\pi/4$) trial, so the
+# estimate has standard error $4\sqrt{p(1 - p)/S}$ with $p = \pi/4$, about
+# $1.642/\sqrt S$.
+
+# %%
+show(monte_carlo.count_in_disc, monte_carlo.estimate_pi)
+for n in (100, 10_000, 1_000_000):
+    estimate, se = monte_carlo.estimate_pi(n, rng)
+    print(f"S = {n:>9,}: pi ~ {estimate:.5f} +- {se:.5f}   (error {estimate - np.pi:+.5f})")
+
+# %% [markdown]
+# The error shrinks like $1/\sqrt S$: a hundred times more grains buy one more
+# correct digit. The root-mean-square error over 200 repetitions per size, on
+# log–log axes, has slope $-1/2$:
+
+# %%
+ns = np.array([100, 300, 1000, 3000, 10_000, 30_000])
+rmse = monte_carlo.root_mean_square_errors(ns, 200, rng)
+slope, slope_se = monte_carlo.loglog_slope(ns, rmse)
+print(f"fitted slope {slope:.3f} +- {slope_se:.3f} (theory -0.5)")
+fig, ax = plt.subplots(figsize=(5, 3.5))
+ax.loglog(ns, rmse, "o", label="RMSE over 200 runs")
+ax.loglog(ns, monte_carlo.exact_standard_error(ns), "k-", label=r"$4\sqrt{p(1-p)/S}$")
+ax.set_xlabel("grains S")
+ax.set_ylabel("error of the estimate of π")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# ## 2. Markov chains and their stationary distribution (seed 002 §3.2)
+#
+# A chain moves by its transition matrix, $P_{ij} = P(x_{t+1} = j \mid x_t = i)$,
+# and the distribution of its state evolves as $\pi_{t+1} = \pi_t P$. Seed 002's
+# bull / bear / stagnant market, started in a bull market $\pi_0 = (1, 0, 0)$,
+# converges to $(0.625, 0.3125, 0.0625)$ whatever the start:
+
+# %%
+print(pd.DataFrame(mc.SEED_002_P, index=mc.SEED_002_STATES, columns=mc.SEED_002_STATES))
+path = mc.state_distribution_path(mc.SEED_002_P, mc.SEED_002_START, 60)
+print("after 60 steps:", path[-1].round(4), " exact:", mc.SEED_002_STATIONARY)
+show(mc.state_distribution_path)
+
+# %% [markdown]
+# The stationary distribution solves $\pi = \pi P$: it is the left eigenvector of
+# $P$ for eigenvalue 1. Repeated multiplication ("power iteration") finds it too.
+# Written out here for teaching and checked against the package function (NumPy's
+# eigen-solver) and SciPy's left eigenvectors:
+
+
+# %%
+def power_iteration(P, start, tol=1e-12, max_steps=100_000):
+    """Stationary distribution by repeated multiplication pi <- pi P (for teaching)."""
+    pi = np.asarray(start, dtype=float)
+    for step in range(max_steps):
+        new = pi @ P
+        if np.abs(new - pi).sum() < tol:
+            return new, step + 1
+        pi = new
+    raise RuntimeError("power iteration did not converge")
+
+
+def scipy_stationary(P):
+    """Stationary distribution from SciPy's left eigenvector for the eigenvalue closest to 1."""
+    values, left = scipy.linalg.eig(P, left=True, right=False)
+    vector = np.real(left[:, np.argmin(np.abs(values - 1))])
+    return vector / vector.sum()
+
+
+show(mc.stationary_distribution)
+for name, P, start, truth in (
+    ("seed 002", mc.SEED_002_P, mc.SEED_002_START, mc.SEED_002_STATIONARY),
+    ("seed 004", mc.SEED_004_P, mc.SEED_004_START, mc.SEED_004_STATIONARY),
+):
+    ours, steps = power_iteration(P, start)
+    package = mc.stationary_distribution(P)
+    library = scipy_stationary(P)
+    print(f"{name}: power iteration {ours.round(6)} ({steps} steps), "
+          f"package {package.round(6)}, scipy {library.round(6)}")  # fmt: skip
+    assert np.allclose(ours, library, atol=1e-9) and np.allclose(package, library, atol=1e-12)
+    assert np.allclose(library, truth, atol=1e-12)
+
+# %% [markdown]
+# ## 3. An error in seed 004: the stationary distribution of its chain
+#
+# Seed 004 takes, from Andrieu et al. (2003),
+#
+# $$ P = \begin{pmatrix} 0 & 1 & 0 \\ 0 & 0.1 & 0.9 \\ 0.6 & 0.4 & 0 \end{pmatrix},
+#    \qquad \mu^{(1)} = (0.5, 0.2, 0.3)^T, $$
+#
+# and says its source claims convergence to $(0.2, 0.4, 0.4)^T$ while the
+# author's own program gives $(0.22, 0.41, 0.37)^T$. Solve $\pi = \pi P$:
+# $\pi_1 = 0.6\,\pi_3$ and $\pi_3 = 0.9\,\pi_2$, so
+# $\pi \propto (0.54, 1, 0.9)$, i.e.
+#
+# $$ \pi = \frac{(27, 50, 45)}{122} = (0.2213,\ 0.4098,\ 0.3689). $$
+#
+# The author's measurement is right (to two decimals); $(0.2, 0.4, 0.4)$ is right
+# only to one decimal and is **not** stationary: one step moves it.
+
+# %%
+claimed = np.array([0.2, 0.4, 0.4])
+print("exact (27, 50, 45)/122:", mc.SEED_004_STATIONARY.round(4))
+print("claimed          pi P =", claimed @ mc.SEED_004_P, " != claimed", claimed)
+print("exact            pi P =", (mc.SEED_004_STATIONARY @ mc.SEED_004_P).round(4))
+tv = float(mc.total_variation(claimed, mc.SEED_004_STATIONARY))
+print(f"distance of the claim from the truth (total variation): {tv:.4f}")
+
+# %% [markdown]
+# How fast $\mu^{(t)} = \mu^{(1)} P^t$ forgets its start: the other two
+# eigenvalues of $P$ have modulus about 0.735, so the distance to $\pi$ shrinks
+# by about that factor per step (spiralling, because they are complex).
+
+# %%
+path = mc.state_distribution_path(mc.SEED_004_P, mc.SEED_004_START, 40)
+distance = mc.total_variation(path, mc.SEED_004_STATIONARY)
+moduli = np.sort(np.abs(np.linalg.eigvals(mc.SEED_004_P)))
+print("eigenvalue moduli:", moduli.round(4))
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+axes[0].plot(path, marker=".")
+for value in mc.SEED_004_STATIONARY:
+    axes[0].axhline(value, color="k", lw=0.5, ls="--")
+axes[0].set_xlabel("step t")
+axes[0].set_ylabel(r"$\mu^{(t)}$")
+axes[0].set_title("distribution of the state")
+axes[1].semilogy(distance, ".", label="TV distance to π")
+axes[1].semilogy(distance[0] * moduli[1] ** np.arange(len(distance)), "k-", label="0.735^t")
+axes[1].set_xlabel("step t")
+axes[1].legend()
+plt.show()
+
+# %% [markdown]
+# ## 4. Detailed balance is sufficient, not necessary
+#
+# Seed 003 builds chains through detailed balance, $\pi_i P_{ij} = \pi_j P_{ji}$,
+# which guarantees $\pi P = \pi$. Seed 002 calls the two conditions
+# "equivalent"; they are not. Seed 004's chain has a stationary distribution but
+# is not reversible: the probability flows $\pi_i P_{ij}$ and $\pi_j P_{ji}$
+# differ (it cycles 1 → 2 → 3 → 1 more often than backwards).
+
+# %%
+flows = mc.SEED_004_STATIONARY[:, None] * mc.SEED_004_P
+print("flows pi_i P_ij:\n", flows.round(4))
+print("detailed balance holds:", np.allclose(flows, flows.T))
+print("pi P = pi holds:       ", np.allclose(flows.sum(axis=0), mc.SEED_004_STATIONARY))
+
+# %% [markdown]
+# ## 5. Simulating the chain, and the diagnostics of seed 001 §7.1
+#
+# One chain per starting state, each with its own random stream. The next state
+# is drawn by the seed's partition of $[0, 1]$: a uniform $u$ selects the first
+# $j$ with $u < \sum_{l \le j} P_{il}$.
+
+# %%
+show(mc.simulate_kernel)
+starts = [c % 3 for c in range(chains)]
+states = mc.simulate_from_starts(mc.SEED_004_P, tune + draws, starts, seed)
+kept = states[:, tune + 1 :]
+print("chains x steps kept:", kept.shape)
+occupancy = mc.occupancy(kept, 3)
+display(
+    pd.DataFrame(
+        np.vstack([occupancy, mc.SEED_004_STATIONARY, claimed]),
+        index=[f"chain {c} (start {s + 1})" for c, s in enumerate(starts)] + ["exact", "claimed"],
+        columns=["state 1", "state 2", "state 3"],
+    ).round(4)
+)
+
+# %% [markdown]
+# **Trace plot of several chains** from different starts: a discrete chain's trace
+# is hard to read, so plot the indicator of state 3. **Ergodic mean plot**: its
+# running mean per chain settles on the same horizontal line, $\pi_3 = 45/122$.
+
+# %%
+indicator = (states == 2).astype(float)
+running = np.cumsum(indicator, axis=1) / np.arange(1, indicator.shape[1] + 1)
+fig, axes = plt.subplots(2, 1, figsize=(9, 5), sharex=True)
+for c in range(chains):
+    axes[0].plot(states[c, :60] + 0.05 * c, drawstyle="steps-post", lw=1)
+axes[0].set_yticks([0, 1, 2], ["state 1", "state 2", "state 3"])
+axes[0].set_title("first 60 steps of each chain")
+axes[1].plot(running.T, lw=1)
+axes[1].axhline(mc.SEED_004_STATIONARY[2], color="k", ls="--", label="exact 45/122")
+axes[1].axhline(claimed[2], color="C3", ls=":", label="claimed 0.4")
+axes[1].set_ylabel("running mean of 1{state 3}")
+axes[1].set_xlabel("step")
+axes[1].set_xscale("log")
+axes[1].legend()
+plt.show()
+
+# %% [markdown]
+# **The numbers** (seed 001 §7.2 names the MC error and Gelman–Rubin): for the
+# indicator of each state, the ergodic mean, its Monte Carlo standard error, the
+# effective sample size and $\hat R$ across the chains, from `arviz_stats`. The
+# exact value should lie within a few MCSE of the estimate; the claimed 0.4 for
+# state 3 should not (at full length). The ESS can exceed the number of draws:
+# this chain cycles 1 → 2 → 3, so the indicators are negatively autocorrelated
+# and their averages are more precise than those of independent draws.
+
+# %%
+rows = {}
+for s in range(3):
+    values = (kept == s).astype(float)
+    rows[f"state {s + 1}"] = {
+        "ergodic mean": values.mean(),
+        "mcse": float(azs.mcse(values, method="mean")),
+        "ess_bulk": float(azs.ess(values, method="bulk")),
+        "r_hat": float(azs.rhat(values)),
+        "exact": mc.SEED_004_STATIONARY[s],
+        "claimed": claimed[s],
+    }
+table = pd.DataFrame(rows).T
+table["z vs exact"] = (table["ergodic mean"] - table["exact"]) / table["mcse"]
+table["z vs claimed"] = (table["ergodic mean"] - table["claimed"]) / table["mcse"]
+display(table.round(4))

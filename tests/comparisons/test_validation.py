@@ -1,0 +1,192 @@
+"""Geweke's test and SBC: a correct sampler passes, a wrong one is caught; bad input.
+
+Small sizes and fixed seeds, in-process (``scheduler="synchronous"``) except one
+run through a Dask LocalCluster; the full runs are in ``make power``.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from comparisons import cli, simulators
+from comparisons import validation as v
+from comparisons.registry import get_pair
+
+W = "tests/wrong_samplers.py:"
+SYNC = v.SYNCHRONOUS
+
+
+def _run(pair, sampler, method, **settings):
+    return v.validate(get_pair(pair), sampler, method=method, scheduler=SYNC, **settings)
+
+
+GEWEKE = {"replications": 6, "steps": 100, "seed": 11}
+SBC = {"replications": 200, "draws": 200, "tune": 50, "seed": 11}
+
+
+@pytest.mark.parametrize(
+    ("pair", "right", "wrong"),
+    [
+        (
+            "regression",
+            "handrolled.regression:sample_blocked",
+            W + "regression_blocked_rate_as_scale",
+        ),
+        ("bayes_net", "handrolled.bayes_net:sample", W + "bayes_net_gibbs_ignoring_children"),
+    ],
+)
+def test_geweke_passes_correct_and_catches_wrong(pair, right, wrong):
+    good = _run(pair, right, "geweke", **GEWEKE)
+    assert good.verdict == v.PASS, good.checks
+    bad = _run(pair, wrong, "geweke", **GEWEKE)
+    assert bad.verdict == v.FAIL
+    assert {"logp"} <= set(good.checks["quantity"])
+
+
+@pytest.mark.parametrize(
+    ("pair", "right", "wrong"),
+    [
+        (
+            "regression",
+            "handrolled.regression:sample_blocked",
+            W + "regression_blocked_sse_not_halved",
+        ),
+        (
+            "bayes_net",
+            "handrolled.bayes_net:sample",
+            W + "bayes_net_right_marginals_wrong_dependence",
+        ),
+    ],
+)
+def test_sbc_passes_correct_and_catches_wrong(pair, right, wrong):
+    good = _run(pair, right, "sbc", **SBC)
+    assert good.verdict == v.PASS, good.checks
+    bad = _run(pair, wrong, "sbc", **SBC)
+    assert bad.verdict == v.FAIL
+    if wrong.endswith("wrong_dependence"):  # right marginals: caught by a derived quantity
+        failed = set(bad.checks.loc[~bad.checks["passed"], "quantity"])
+        assert failed.isdisjoint({"B", "C", "D"})
+
+
+def test_ranks_do_not_depend_on_chunking():
+    pair = get_pair("regression")
+    sim = v.simulator_for(pair)
+    settings = v.resolve_settings("sbc", replications=6, seed=3, draws=200)
+    seeds = list(enumerate(np.random.SeedSequence(3).spawn(6)))
+    whole = v.run_chunk("sbc", sim, "handrolled.regression:sample_blocked", settings, seeds)
+    parts = [
+        r
+        for chunk in (seeds[:2], seeds[2:5], seeds[5:])
+        for r in v.run_chunk("sbc", sim, "handrolled.regression:sample_blocked", settings, chunk)
+    ]
+    assert [r["ranks"] for r in whole] == [r["ranks"] for r in parts]
+
+
+def test_ranks_of_calibrated_draws_are_uniform_in_range():
+    result = _run("regression", "handrolled.regression:sample_blocked", "sbc", replications=20)
+    assert result.details["bins"] == 4  # 20 replications: at least 5 per bin
+    ranks = np.asarray(result.details["ranks"])
+    assert ranks.min() >= 0 and ranks.max() <= v.SBC_RANK_DRAWS
+
+
+def test_simulators_draw_from_the_declared_prior():
+    data = simulators.regression_validation_data()
+    rng = np.random.default_rng(0)
+    draws = [simulators.regression_prior(data, rng) for _ in range(4000)]
+    sigma2 = np.array([d["sigma2"] for d in draws])
+    beta1 = np.array([d["beta1"] for d in draws])
+    eps = simulators.REGRESSION_PRIOR["epsilon"]
+    mean, sd = eps / (eps - 1), eps / (eps - 1) / np.sqrt(eps - 2)
+    assert abs(sigma2.mean() - mean) < 5 * sd / np.sqrt(len(sigma2))
+    assert abs(beta1.mean()) < 5 / np.sqrt(len(beta1))
+    new = simulators.regression_simulate(data, draws[0], rng)
+    assert new["weight"].shape == data["height"].shape and new["m0"] == data["m0"]
+
+
+def test_bayes_net_simulator_draws_evidence_nodes_only():
+    data = simulators.bayes_net_validation_data()
+    rng = np.random.default_rng(1)
+    params = simulators.bayes_net_prior(data, rng)
+    assert set(params) == {"B", "C", "D"}
+    new = simulators.bayes_net_simulate(data, params, rng)
+    assert set(new["evidence"]) == {"A", "E"}
+    assert all(value in (0, 1) for value in new["evidence"].values())
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("name", ["bivariate_normal", "mh_normal", "mh_beta"])
+def test_fixed_target_has_nothing_to_simulate(name):
+    with pytest.raises(ValueError, match=f"no data to simulate.*mcmc-pairs compare {name}"):
+        v.validate(get_pair(name), method="sbc", scheduler=SYNC)
+
+
+def test_bad_method_and_settings():
+    pair = get_pair("regression")
+    with pytest.raises(ValueError, match="method must be one of"):
+        v.validate(pair, method="bogus", scheduler=SYNC)
+    with pytest.raises(ValueError, match="replications must be an integer >= 2"):
+        v.validate(pair, method="sbc", scheduler=SYNC, replications=1)
+    with pytest.raises(ValueError, match="steps is not a setting of sbc"):
+        v.validate(pair, method="sbc", scheduler=SYNC, steps=3)
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(v, "CONNECT_TIMEOUT_S", 1)
+    code = cli.main(
+        ["validate", "regression", "--method", "sbc", "--scheduler", "tcp://127.0.0.1:9",
+         "--out", str(tmp_path)]
+    )  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert code == cli.EXIT_USAGE
+    assert len(err.splitlines()) == 1 and "--scheduler 'tcp://127.0.0.1:9'" in err
+
+
+def test_sampler_that_raises_midway_keeps_finished_replications(tmp_path, capsys):
+    code = cli.main(
+        ["validate", "regression", "--method", "sbc", "--scheduler", SYNC,
+         "--sampler", W + "regression_raises_midway", "--replications", "30",
+         "--out", str(tmp_path)]
+    )  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == cli.EXIT_USAGE
+    assert "FloatingPointError" in err and "finished replications are in" in err
+    doc = json.loads((tmp_path / "regression_sbc.json").read_text())
+    assert doc["verdict"] == v.ERROR
+    assert 0 < len(doc["replications"]) < 30
+    assert "FloatingPointError" in doc["error"]
+
+
+def test_sampler_with_wrong_output_is_reported():
+    with pytest.raises(v.ValidationError, match="did not return variable"):
+        _run("regression", W + "bivariate_wrong_name", "sbc", replications=2)
+
+
+def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
+    ok = cli.main(
+        ["validate", "bayes_net", "--method", "sbc", "--scheduler", SYNC,
+         "--replications", "20", "--draws", "120", "--seed", "5", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert ok == cli.EXIT_AGREE
+    html = (tmp_path / "bayes_net_sbc.html").read_text()
+    assert "data:image/png" in html and "Verdict: pass" in html
+    doc = json.loads((tmp_path / "bayes_net_sbc.json").read_text())
+    assert doc["verdict"] == "pass" and len(doc["replications"]) == 20
+    assert {"quantity", "statistic", "value", "threshold", "passed"} <= set(doc["checks"][0])
+    bad = cli.main(
+        ["validate", "regression", "--method", "geweke", "--scheduler", SYNC,
+         "--sampler", W + "regression_blocked_rate_as_scale", "--replications", "4",
+         "--steps", "50", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert bad == cli.EXIT_DISAGREE
+    capsys.readouterr()
+
+
+def test_dask_local_cluster_gives_the_same_ranks_as_in_process():
+    pair = get_pair("bayes_net")
+    settings = {"replications": 10, "draws": 200, "seed": 8}
+    local = v.validate(pair, method="sbc", scheduler=SYNC, **settings)
+    dask = v.validate(pair, method="sbc", scheduler=None, **settings)
+    assert local.details["ranks"] == dask.details["ranks"]

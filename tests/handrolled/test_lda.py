@@ -1,0 +1,335 @@
+"""Tests of the collapsed Gibbs sampler for LDA (handrolled/lda.py)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy import stats
+from scipy.special import gammaln
+
+from handrolled import lda as L
+
+ALPHA, BETA = 0.3, 0.2
+
+
+def tiny_data(K=3):
+    docs = [np.array([0, 1, 1, 2]), np.array([2, 3, 0]), np.array([4, 4, 1])]
+    return L.validate_data({"docs": docs, "V": 5, "K": K, "alpha": ALPHA, "beta": BETA})
+
+
+def counts_of(d, z):
+    n_mk = np.zeros((d["D"], d["K"]), dtype=np.int32)
+    n_kv = np.zeros((d["K"], d["V"]), dtype=np.int32)
+    n_k = np.zeros(d["K"], dtype=np.int32)
+    L.initial_counts(d["words"], d["offsets"], z, n_mk, n_kv, n_k)
+    return n_mk, n_kv, n_k
+
+
+def log_joint_scipy(n_mk, n_kv, alpha, beta):
+    """The seed-002 joint, prod_k B(n_k + beta)/B(beta) prod_m B(n_m + alpha)/B(alpha)."""
+
+    def log_b(a):
+        return gammaln(a).sum(axis=-1) - gammaln(a.sum(axis=-1))
+
+    K, V = n_kv.shape
+    return float(
+        (log_b(n_kv + beta) - log_b(np.full(V, beta))).sum()
+        + (log_b(n_mk + alpha) - log_b(np.full(K, alpha))).sum()
+    )
+
+
+def resample_token_forgetful(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u):
+    """A wrong sampler: the current token is NOT removed from the counts first."""
+    V = n_kv.shape[1]
+    v, k = words[i], z[i]
+    weights = (n_mk[m] + alpha) * (n_kv[:, v] + beta) / (n_k + V * beta)
+    cum = np.cumsum(weights)
+    new = min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(cum) - 1)
+    n_mk[m, k] -= 1
+    n_kv[k, v] -= 1
+    n_k[k] -= 1
+    z[i] = new
+    n_mk[m, new] += 1
+    n_kv[new, v] += 1
+    n_k[new] += 1
+    return new
+
+
+# ------------------------------------------------------------------ conditional
+
+
+def test_log_joint_matches_gamma_formula():
+    d = tiny_data()
+    z = np.random.default_rng(0).integers(0, 3, d["N"]).astype(np.int32)
+    n_mk, n_kv, n_k = counts_of(d, z)
+    assert L.log_joint(n_mk, n_kv, n_k, ALPHA, BETA) == pytest.approx(
+        log_joint_scipy(n_mk, n_kv, ALPHA, BETA), rel=1e-12
+    )
+
+
+def test_conditional_matches_seed_formula():
+    """p(z_i = k | rest) = p(w, z_i=k, z_-i) / sum_k' ..., and equals the seed's ratio."""
+    d = tiny_data()
+    z = np.array([0, 1, 2, 0, 1, 1, 2, 0, 2, 1], dtype=np.int32)
+    i, m = 5, 1  # word 3 of document 1
+    joint = []
+    for k in range(d["K"]):
+        zk = z.copy()
+        zk[i] = k
+        joint.append(log_joint_scipy(*counts_of(d, zk)[:2], ALPHA, BETA))
+    exact = np.exp(np.array(joint) - max(joint))
+    exact /= exact.sum()
+    n_mk, n_kv, n_k = counts_of(d, z)
+    k0, v = z[i], d["words"][i]
+    n_mk[m, k0] -= 1
+    n_kv[k0, v] -= 1
+    n_k[k0] -= 1
+    got = L.conditional_z_given_rest(n_mk[m], n_kv[:, v], n_k, ALPHA, BETA, d["V"])
+    np.testing.assert_allclose(got, exact, rtol=1e-12)
+    # the compiled step computes the same cumulative weights
+    n_mk, n_kv, n_k = counts_of(d, z)
+    p = np.empty(d["K"])
+    L.resample_token(i, m, d["words"], z.copy(), n_mk, n_kv, n_k, ALPHA, BETA, 0.5, p)
+    np.testing.assert_allclose(np.diff(p, prepend=0.0) / p[-1], exact, rtol=1e-12)
+
+
+def token_frequencies(step, n_draws, seed):
+    """Resample token 5 alone n_draws times; return its topic counts and the exact law."""
+    d = tiny_data()
+    z = np.array([0, 1, 2, 0, 1, 1, 2, 0, 2, 1], dtype=np.int32)
+    i, m = 5, 1  # word 3 appears once in the corpus: its own count matters a lot
+    n_mk, n_kv, n_k = counts_of(d, z)
+    k0, v = z[i], d["words"][i]
+    rest = (n_mk[m].copy(), n_kv[:, v].copy(), n_k.copy())
+    rest[0][k0] -= 1
+    rest[1][k0] -= 1
+    rest[2][k0] -= 1
+    exact = L.conditional_z_given_rest(*rest, ALPHA, BETA, d["V"])
+    u = np.random.default_rng(seed).random(n_draws)
+    p = np.empty(d["K"])
+    seen = np.zeros(d["K"], dtype=int)
+    for t in range(n_draws):
+        if step is L.resample_token:
+            k = step(i, m, d["words"], z, n_mk, n_kv, n_k, ALPHA, BETA, u[t], p)
+        else:
+            k = step(i, m, d["words"], z, n_mk, n_kv, n_k, ALPHA, BETA, u[t])
+        seen[k] += 1
+    return seen, exact
+
+
+def test_token_topic_frequencies_match_conditional():
+    seen, exact = token_frequencies(L.resample_token, 20_000, seed=1)
+    assert stats.chisquare(seen, exact * seen.sum()).pvalue > 1e-3
+
+
+def test_forgetting_to_remove_the_token_is_caught():
+    seen, exact = token_frequencies(resample_token_forgetful, 20_000, seed=1)
+    assert stats.chisquare(seen, exact * seen.sum()).pvalue < 1e-6
+
+
+# ------------------------------------------------------------------------ sweeps
+
+
+def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
+    n_mk, n_kv, n_k = counts_of(d, z)
+    n_vk = np.ascontiguousarray(n_kv.T)
+    inv = 1.0 / (n_k + d["V"] * d["beta"])
+    nz_topics, nz_pos = np.empty_like(n_vk), np.empty_like(n_vk)
+    nz_len = np.empty(d["V"], dtype=np.int32)
+    L.build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
+    rng = np.random.default_rng(seed)
+    for _ in range(n_sweeps):
+        u = rng.random(d["N"])
+        if kernel == "sparse":
+            L.sweep_sparse(
+                d["words"],
+                d["offsets"],
+                z,
+                n_mk,
+                n_vk,
+                n_k,
+                inv,
+                nz_topics,
+                nz_len,
+                nz_pos,
+                ALPHA,
+                BETA,
+                u,
+            )
+            n_kv = np.ascontiguousarray(n_vk.T)
+            for v in range(d["V"]):  # the word's topic list is exactly its non-zero topics
+                listed = nz_topics[v, : nz_len[v]]
+                assert set(listed.tolist()) == set(np.flatnonzero(n_vk[v]).tolist())
+                np.testing.assert_array_equal(nz_pos[v, listed], np.arange(nz_len[v]))
+        elif kernel == "fast":
+            L.sweep_fast(d["words"], d["offsets"], z, n_mk, n_vk, n_k, inv, ALPHA, BETA, u)
+            n_kv = np.ascontiguousarray(n_vk.T)
+        elif kernel == "plain":
+            L.sweep_plain(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
+        else:
+            L.sweep_numpy(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
+        if check is not None:
+            check(z, n_mk, n_kv, n_k, inv)
+    return z, n_mk, n_kv, n_k
+
+
+@pytest.mark.parametrize("kernel", ["plain", "fast", "sparse", "numpy"])
+def test_counts_consistent_after_every_sweep(kernel):
+    d = L.validate_data(L.default_data())
+    z = np.random.default_rng(3).integers(0, d["K"], d["N"]).astype(np.int32)
+
+    def check(z, n_mk, n_kv, n_k, inv):
+        want = counts_of(d, z)
+        for got, expected in zip((n_mk, n_kv, n_k), want, strict=True):
+            np.testing.assert_array_equal(got, expected)
+        assert n_k.sum() == d["N"]
+        if kernel in ("fast", "sparse"):
+            np.testing.assert_allclose(inv, 1.0 / (n_k + d["V"] * BETA), rtol=1e-12)
+
+    run_sweeps(kernel, d, z, 3 if kernel == "numpy" else 20, seed=4, check=check)
+
+
+def test_numba_and_numpy_sweeps_agree_bit_for_bit():
+    d = L.validate_data(L.default_data())
+    z0 = np.random.default_rng(5).integers(0, d["K"], d["N"]).astype(np.int32)
+    a = run_sweeps("plain", d, z0.copy(), 3, seed=6)
+    b = run_sweeps("numpy", d, z0.copy(), 3, seed=6)
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def z_frequencies(kernel, replicates=4000, sweeps=8):
+    """Law of z after a few sweeps from random starts, and p(z | w) by enumeration."""
+    docs = [np.array([0, 1, 1]), np.array([2, 0])]
+    d = L.validate_data({"docs": docs, "V": 3, "K": 3, "alpha": ALPHA, "beta": BETA})
+    states = list(itertools.product(range(3), repeat=d["N"]))
+    logp = np.array(
+        [log_joint_scipy(*counts_of(d, np.array(s, np.int32))[:2], ALPHA, BETA) for s in states]
+    )
+    exact = np.exp(logp - logp.max())
+    exact /= exact.sum()
+    rng = np.random.default_rng(7)
+    index = {s: j for j, s in enumerate(states)}
+    seen = np.zeros(len(states))
+    for r in range(replicates):  # independent replicates from random starts
+        z = rng.integers(0, 3, d["N"]).astype(np.int32)
+        z, *_ = run_sweeps(kernel, d, z, sweeps, seed=r)
+        seen[index[tuple(int(k) for k in z)]] += 1
+    return seen, exact
+
+
+@pytest.mark.parametrize("kernel", ["plain", "fast", "sparse"])
+def test_sweeps_sample_exact_posterior_of_z(kernel):
+    """On a 5-token corpus, every sweep leaves p(z | w) invariant (chi-square on 243 states)."""
+    seen, exact = z_frequencies(kernel)
+    assert stats.chisquare(seen, exact * seen.sum()).pvalue > 1e-3
+
+
+# ----------------------------------------------------------------------- sample
+
+
+def test_sample_shapes_and_stats():
+    d = L.default_data()
+    tree = L.sample(d, draws=7, tune=3, chains=2, random_seed=1)
+    post = tree["posterior"]
+    assert post["theta"].shape == (2, 7, 40, 10)
+    assert post["phi"].shape == (2, 7, 10, 25)
+    np.testing.assert_allclose(post["theta"].values.sum(-1), 1.0)
+    np.testing.assert_allclose(post["phi"].values.sum(-1), 1.0)
+    lj = tree["sample_stats"]["log_joint_per_token"]
+    assert lj.shape == (2, 7)
+    assert np.all(lj.values < 0)
+
+
+@pytest.mark.parametrize("kernel", ["fast", "sparse", "plain"])
+def test_same_seed_same_draws_with_one_or_several_chains(kernel):
+    d = L.default_data()
+    kw = {"draws": 5, "tune": 2, "kernel": kernel}
+    a = L.sample(d, chains=3, random_seed=11, **kw)["posterior"]
+    b = L.sample(d, chains=3, random_seed=11, **kw)["posterior"]
+    one = L.sample(d, chains=1, random_seed=11, **kw)["posterior"]
+    np.random.seed(0)  # global seeding has no effect
+    c = L.sample(d, chains=3, random_seed=12, **kw)["posterior"]
+    for v in ("theta", "phi"):
+        np.testing.assert_array_equal(a[v].values, b[v].values)
+        np.testing.assert_array_equal(a[v].values[:1], one[v].values)
+        assert not np.array_equal(a[v].values, c[v].values)
+    assert not np.array_equal(a["phi"].values[0], a["phi"].values[1])  # dispersed chains
+
+
+def test_thin_and_var_names_bound_memory():
+    d = L.default_data()
+    full = L.sample(d, draws=4, tune=0, chains=1, random_seed=3, thin=2)
+    only_phi = L.sample(d, draws=4, tune=0, chains=1, random_seed=3, thin=2, var_names=["phi"])
+    assert "theta" not in only_phi["posterior"]
+    assert only_phi["posterior"]["phi"].shape == (1, 4, 10, 25)
+    # the same sweeps ran; only the Dirichlet draws of theta are skipped
+    np.testing.assert_array_equal(
+        full["sample_stats"]["log_joint_per_token"].values,
+        only_phi["sample_stats"]["log_joint_per_token"].values,
+    )
+    with pytest.raises(ValueError, match="max_bytes"):
+        L.sample(d, draws=10**6, tune=0, chains=4, random_seed=1, max_bytes=2**30)
+
+
+def test_bars_corpus_follows_the_topics():
+    docs, topics = L.bars_corpus(200, 50, 1.0, np.random.default_rng(0))
+    assert topics.shape == (10, 25)
+    np.testing.assert_allclose(topics.sum(1), 1.0)
+    assert all(doc.shape == (50,) and doc.min() >= 0 and doc.max() < 25 for doc in docs)
+    # every pixel is on exactly two bars, so all 25 words are used about equally
+    counts = np.bincount(np.concatenate(docs), minlength=25)
+    assert counts.min() > 0
+
+
+# -------------------------------------------------------------------- bad input
+
+
+def bad(**change):
+    data = {"docs": [np.array([0, 1]), np.array([2])], "V": 3, "K": 2, "alpha": 0.1, "beta": 0.1}
+    data.update(change)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("data", "match"),
+    [
+        (bad(docs=[]), "docs"),
+        (bad(docs=[np.array([0]), np.array([], dtype=int)]), r"docs\[1\]"),
+        (bad(docs=[np.array([0, 3])]), r"docs\[0\].*outside"),
+        (bad(docs=[np.array([-1])]), r"docs\[0\].*outside"),
+        (bad(docs=[np.array([0.5, 1.0])]), r"docs\[0\].*integer"),
+        (bad(docs=[np.array([[0, 1]])]), r"docs\[0\].*1-D"),
+        (bad(K=1), "K"),
+        (bad(K=2.5), "K"),
+        (bad(V=0), "V"),
+        (bad(alpha=0.0), "alpha"),
+        (bad(beta=-1.0), "beta"),
+        (bad(beta=float("nan")), "beta"),
+        ({"docs": [np.array([0])], "V": 3, "K": 2, "alpha": 0.1}, "beta"),
+    ],
+)
+def test_bad_data_raises_naming_the_key(data, match):
+    with pytest.raises(ValueError, match=match):
+        L.validate_data(data)
+    with pytest.raises(ValueError, match=match):
+        L.sample(data, draws=1, tune=0, chains=1, random_seed=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"draws": 0}, "draws"),
+        ({"tune": -1}, "tune"),
+        ({"chains": 0}, "chains"),
+        ({"thin": 0}, "thin"),
+        ({"kernel": "alias"}, "kernel"),
+        ({"var_names": ["beta"]}, "var_names"),
+    ],
+)
+def test_bad_sampler_arguments(kwargs, match):
+    args = {"draws": 1, "tune": 0, "chains": 1, "random_seed": 0} | kwargs
+    with pytest.raises(ValueError, match=match):
+        L.sample(bad(), **args)
