@@ -306,8 +306,11 @@ def _side_tree(side, names: Sequence[str], max_draws: int | None = None):
     return azb.from_dict({"posterior": {str(n): q.sel(quantity=n).values for n in names}})
 
 
-def trace_figure(result: PairResult):
-    """Trace plots: one row per quantity, one column per side, a line per chain."""
+def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
+    """One row per plotted quantity, one column per side; ``draw_cell(ax, values, name)``.
+
+    ``values`` is the quantity's draws, shape (chain, draw).
+    """
     names = _plotted_names(result)
     labels = list(result.sides)
     fig, axes = plt.subplots(
@@ -321,47 +324,40 @@ def trace_figure(result: PairResult):
         q = result.sides[label].quantities
         for i, name in enumerate(names):
             ax = axes[i, j]
-            for chain in q.sel(quantity=name).values:
-                ax.plot(chain, lw=0.4, alpha=0.7)
+            draw_cell(ax, q.sel(quantity=name).values, name)
             if i == 0:
                 ax.set_title(label, fontsize=9)
             if j == 0:
                 ax.set_ylabel(name, fontsize=8)
+            if logx:
+                ax.set_xscale("log")
             ax.tick_params(labelsize=7)
     fig.tight_layout()
     return fig
+
+
+def trace_figure(result: PairResult):
+    """Trace plots: one row per quantity, one column per side, a line per chain."""
+
+    def draw(ax, values, name):
+        for chain in values:
+            ax.plot(chain, lw=0.4, alpha=0.7)
+
+    return _grid_figure(result, draw)
 
 
 def running_mean_figure(result: PairResult):
     """Plot the running (ergodic) mean of every chain, per quantity and side."""
-    names = _plotted_names(result)
-    labels = list(result.sides)
-    fig, axes = plt.subplots(
-        len(names),
-        len(labels),
-        figsize=(3.6 * len(labels), 1.7 * len(names)),
-        squeeze=False,
-        sharey="row",
-    )
-    for j, label in enumerate(labels):
-        q = result.sides[label].quantities
-        for i, name in enumerate(names):
-            ax = axes[i, j]
-            values = q.sel(quantity=name).values
-            running = np.cumsum(values, axis=1) / np.arange(1, values.shape[1] + 1)
-            for chain in running:
-                ax.plot(chain, lw=0.8)
-            exact = result.reference.get(name)
-            if exact is not None and exact.mean is not None:
-                ax.axhline(exact.mean, color="black", lw=0.8)
-            if i == 0:
-                ax.set_title(label, fontsize=9)
-            if j == 0:
-                ax.set_ylabel(name, fontsize=8)
-            ax.set_xscale("log")
-            ax.tick_params(labelsize=7)
-    fig.tight_layout()
-    return fig
+
+    def draw(ax, values, name):
+        running = np.cumsum(values, axis=1) / np.arange(1, values.shape[1] + 1)
+        for chain in running:
+            ax.plot(chain, lw=0.8)
+        exact = result.reference.get(name)
+        if exact is not None and exact.mean is not None:
+            ax.axhline(exact.mean, color="black", lw=0.8)
+
+    return _grid_figure(result, draw, logx=True)
 
 
 def density_figure(result: PairResult):

@@ -236,6 +236,21 @@ def _call_sampler(name, func, data, **kwargs):
 def to_datatree(output, variables, shapes, chains: int, draws: int, name: str) -> xr.DataTree:
     """Check a sampler's output against the contract and return it as a DataTree.
 
+    See :func:`check_output` for the parameters and the checks; a returned
+    DataTree is kept as it is (with its ``sample_stats``), a dict is converted
+    with ``arviz_base.from_dict``.
+    """
+    arrays = check_output(output, variables, shapes, chains, draws, name)
+    if isinstance(output, xr.DataTree):
+        return output
+    return azb.from_dict({"posterior": arrays})
+
+
+def check_output(
+    output, variables, shapes, chains: int, draws: int, name: str
+) -> dict[str, np.ndarray]:
+    """Check a sampler's output against the contract; return ``{variable: ndarray}``.
+
     Parameters
     ----------
     output : mapping of str to ndarray, or DataTree
@@ -257,11 +272,9 @@ def to_datatree(output, variables, shapes, chains: int, draws: int, name: str) -
     if isinstance(output, xr.DataTree):
         if "posterior" not in output.children:
             raise SamplerError(f"sampler {name} returned a DataTree without a posterior group")
-        tree = output
         arrays = {v: output["posterior"][v].values for v in variables if v in output["posterior"]}
     elif isinstance(output, Mapping):
         arrays = {v: np.asarray(output[v]) for v in variables if v in output}
-        tree = None
     else:
         raise SamplerError(
             f"sampler {name} must return a dict of arrays or a DataTree, "
@@ -281,9 +294,7 @@ def to_datatree(output, variables, shapes, chains: int, draws: int, name: str) -
             )
         if not np.all(np.isfinite(values)):
             raise SamplerError(f"sampler {name} returned non-finite values in {var}")
-    if tree is None:
-        tree = azb.from_dict({"posterior": {v: arrays[v] for v in variables}})
-    return tree
+    return {v: arrays[v] for v in variables}
 
 
 def _run_pymc(label: str, model, settings, pair: Pair, step: str | None) -> Side:

@@ -88,7 +88,8 @@ from scipy import stats
 from comparisons import agreement
 from comparisons.loading import load_callable
 from comparisons.pair import Pair
-from comparisons.run import SamplerError, to_datatree
+from comparisons.run import SamplerError
+from comparisons.run import check_output as check_sampler_output
 
 METHODS = ("geweke", "sbc")
 PASS, FAIL, ERROR = "pass", "fail", "error"
@@ -313,33 +314,8 @@ def check_output(output, params: Mapping, name: str, chains: int, draws: int) ->
     SamplerError
         Missing variables, wrong shapes, non-finite draws (as :func:`comparisons.run.to_datatree`).
     """
-    if isinstance(output, xr.DataTree):
-        shapes = {v: np.shape(p) for v, p in params.items()}
-        tree = to_datatree(output, list(params), shapes, chains, draws, name)
-        return {v: tree["posterior"][v].values for v in params}
-    if not isinstance(output, Mapping):
-        raise SamplerError(
-            f"sampler {name} must return a dict of arrays or a DataTree, "
-            f"got {type(output).__name__}"
-        )
-    missing = [v for v in params if v not in output]
-    if missing:
-        raise SamplerError(
-            f"sampler {name} did not return variable(s) {missing}; expected {list(params)}"
-        )
-    arrays = {}
-    for var, value in params.items():
-        a = np.asarray(output[var])
-        expected = (chains, draws, *np.shape(value))
-        if a.shape != expected:
-            raise SamplerError(
-                f"sampler {name} returned {var} with shape {a.shape}, expected {expected} "
-                "(chains, draws, *event_shape)"
-            )
-        if not np.all(np.isfinite(a)):
-            raise SamplerError(f"sampler {name} returned non-finite values in {var}")
-        arrays[var] = a
-    return arrays
+    shapes = {v: np.shape(p) for v, p in params.items()}
+    return check_sampler_output(output, list(params), shapes, chains, draws, name)
 
 
 # ------------------------------------------------------------- replications
