@@ -29,18 +29,29 @@ def chain_rngs(random_seed: int | None, chains: int) -> list[np.random.Generator
     return np.random.default_rng(random_seed).spawn(chains)
 
 
-def finite_array(data, key: str, *, shape: tuple[int, ...] | None = None) -> np.ndarray:
-    """Return ``data[key]`` as a finite float array, optionally of a given shape."""
+def finite_array(
+    data, key: str, *, shape: tuple[int, ...] | None = None, ndim: int | None = None
+) -> np.ndarray:
+    """Return ``data[key]`` as a new finite float array, of a given shape or ndim if asked.
+
+    The message for a non-finite entry names its index.
+    """
     if key not in data:
         raise ValueError(f"data is missing the key {key!r}")
     try:
-        value = np.asarray(data[key], dtype=float)
+        value = np.array(data[key], dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"{key} must be numeric, got {data[key]!r}") from None
     if shape is not None and value.shape != shape:
         raise ValueError(f"{key} must have shape {shape}, got shape {value.shape}")
+    if ndim is not None and value.ndim != ndim:
+        raise ValueError(f"{key} must be {ndim}-D, got shape {value.shape}")
     if not np.all(np.isfinite(value)):
-        raise ValueError(f"{key} must be finite, got {data[key]!r}")
+        if value.ndim == 0:
+            raise ValueError(f"{key} must be finite, got {value.item()!r}")
+        bad = tuple(int(i) for i in np.argwhere(~np.isfinite(value))[0])
+        index = bad[0] if len(bad) == 1 else bad
+        raise ValueError(f"{key} must be finite, got {value[bad]!r} at index {index}")
     return value
 
 
@@ -55,3 +66,15 @@ def positive_scalar(data, key: str) -> float:
     if value <= 0:
         raise ValueError(f"{key} must be > 0, got {value!r}")
     return value
+
+
+def integer_at_least(data, key: str, low: int) -> int:
+    """Return ``data[key]`` as an int >= ``low`` (a 0-d integer array is accepted)."""
+    if key not in data:
+        raise ValueError(f"data is missing the key {key!r}")
+    value = data[key]
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"{key} must be an integer >= {low}, got {value!r}")
+    return int(value)

@@ -48,7 +48,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from arviz_base import from_dict
 
-from handrolled._common import chain_rngs, check_sampler_args
+from handrolled._common import chain_rngs, check_sampler_args, integer_at_least, positive_scalar
 from handrolled._lda_kernels import (
     build_topic_lists,
     initial_counts,
@@ -188,25 +188,6 @@ def default_data() -> dict:
     }
 
 
-def _positive_int(data: Mapping, key: str, low: int) -> int:
-    value = data[key]
-    if isinstance(value, np.ndarray) and value.shape == ():
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{key} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def _positive_float(data: Mapping, key: str) -> float:
-    try:
-        value = float(data[key])
-    except (TypeError, ValueError):
-        raise ValueError(f"{key} must be a positive number, got {data[key]!r}") from None
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{key} must be a finite number > 0, got {data[key]!r}")
-    return value
-
-
 def validate_data(data: Mapping) -> dict:
     """Return a checked copy of ``data`` with the corpus flattened.
 
@@ -235,10 +216,10 @@ def validate_data(data: Mapping) -> dict:
     for key in ("docs", "V", "K", "alpha", "beta"):
         if key not in data:
             raise ValueError(f"data is missing the key {key!r}")
-    V = _positive_int(data, "V", 1)
-    K = _positive_int(data, "K", 2)
-    alpha = _positive_float(data, "alpha")
-    beta = _positive_float(data, "beta")
+    V = integer_at_least(data, "V", 1)
+    K = integer_at_least(data, "K", 2)
+    alpha = positive_scalar(data, "alpha")
+    beta = positive_scalar(data, "beta")
     raw = data["docs"]
     if isinstance(raw, (str, bytes)) or not isinstance(raw, (Sequence, np.ndarray)):
         raise ValueError(f"docs must be a sequence of 1-D integer arrays, got {type(raw).__name__}")

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize, special
 
-from handrolled._common import chain_rngs, check_sampler_args
+from handrolled._common import chain_rngs, check_sampler_args, finite_array, positive_scalar
 
 DATA_DIR = Path(__file__).parent / "data"
 """Folder of the shipped CSV files (see ``data/README.md``)."""
@@ -181,35 +181,6 @@ def synthetic_data(
     return {"height": height, "weight": weight, "m0": m0, "m1": m1, "epsilon": epsilon}
 
 
-def _positive_scalar(data: Mapping, key: str) -> float:
-    try:
-        value = float(data[key])
-    except KeyError:
-        raise ValueError(f"data is missing {key!r}") from None
-    except (TypeError, ValueError):
-        raise ValueError(f"{key} must be a positive finite number, got {data[key]!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{key} must be a positive finite number, got {value!r}")
-    return value
-
-
-def _vector(data: Mapping, key: str) -> np.ndarray:
-    try:
-        raw = data[key]
-    except KeyError:
-        raise ValueError(f"data is missing {key!r}") from None
-    try:
-        value = np.array(raw, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{key} must be a 1-D array of numbers, got {raw!r}") from None
-    if value.ndim != 1:
-        raise ValueError(f"{key} must be 1-D, got shape {value.shape}")
-    if not np.all(np.isfinite(value)):
-        bad = np.flatnonzero(~np.isfinite(value))
-        raise ValueError(f"{key} must be finite, got {value[bad[0]]!r} at index {bad[0]}")
-    return value
-
-
 def validate_data(data: Mapping) -> dict:
     """Check the regression data and return a normalised copy.
 
@@ -231,8 +202,8 @@ def validate_data(data: Mapping) -> dict:
     """
     if not isinstance(data, Mapping):
         raise ValueError(f"data must be a mapping, got {type(data).__name__}")
-    height = _vector(data, "height")
-    weight = _vector(data, "weight")
+    height = finite_array(data, "height", ndim=1)
+    weight = finite_array(data, "weight", ndim=1)
     if height.shape != weight.shape:
         raise ValueError(
             f"height and weight must have the same length, got {height.size} and {weight.size}"
@@ -244,9 +215,9 @@ def validate_data(data: Mapping) -> dict:
     return {
         "height": height,
         "weight": weight,
-        "m0": _positive_scalar(data, "m0"),
-        "m1": _positive_scalar(data, "m1"),
-        "epsilon": _positive_scalar(data, "epsilon"),
+        "m0": positive_scalar(data, "m0"),
+        "m1": positive_scalar(data, "m1"),
+        "epsilon": positive_scalar(data, "epsilon"),
     }
 
 
