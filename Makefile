@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: report test lint clean venv power notebooks check-report
+.PHONY: report test lint bench clean venv power notebooks check-report
 
 report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
@@ -35,6 +35,10 @@ check-report: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[browser]"
 	@test -f reports/index.html || $(MAKE) report
 	$(BIN)/python scripts/check_report.py reports
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python -m benchmarks.run
 
 venv: $(STAMP)
 

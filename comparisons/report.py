@@ -48,7 +48,8 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
 .verdict{padding:.8rem 1rem;border-radius:.4rem;color:#fff;font-weight:600}
 table{border-collapse:collapse;font-size:.85rem;display:block;overflow-x:auto}
 th,td{border-bottom:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;white-space:nowrap}
-th:first-child,td:first-child{text-align:left}
+th:first-child,td:first-child,.text{text-align:left}
+td.text{white-space:normal}
 td.fail{color:#cf222e;font-weight:600}
 img{max-width:100%;height:auto}
 details{margin:1rem 0}
@@ -131,11 +132,18 @@ def verdict_sentence(result: PairResult) -> str:
     checks = result.checks
     z = checks[checks["kind"].isin(["agreement", "exact"])]
     gates = checks[checks["kind"] == "diagnostic"]
-    variants = ", ".join(label.split(":", 1)[-1] for label in result.verdicts if label != PYMC)
+    variants = (
+        ", ".join(
+            label.split(":", 1)[-1] for label in result.verdicts if label.startswith("handrolled")
+        )
+        or "user"
+    )
     variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
+    reference = html.escape(result.sides[PYMC].sampler)
     if result.verdict == AGREE:
         return (
-            f"The hand-written sampler ({html.escape(variants)}) and PyMC's NUTS draw from the "
+            f"The hand-written sampler ({html.escape(variants)}) and PyMC's {reference} draw "
+            "from the "
             f"same distribution of {variables}: all {len(z)} comparisons of means, sds and "
             "quantiles are within their Monte Carlo error, and every side passed its "
             f"{len(gates)} convergence gates."
@@ -197,10 +205,10 @@ def render_pair(result: PairResult) -> str:
         "<th>sampling (s)</th><th>min ESS bulk / s</th><th>acceptance</th></tr>"
         + "".join(rows)
         + "</table>",
-        "<p>Each hand-rolled side is judged against NUTS (<code>pymc</code>) and the exact "
-        "answer; further PyMC samplers are shown as second references. Acceptance is the mean "
-        "acceptance of Metropolis-type samplers (the seeds advise about 0.15 to 0.5 for a "
-        "random walk).</p>",
+        "<p>Each hand-rolled side is judged against PyMC's sampler (<code>pymc</code>) and "
+        "the exact answer; further PyMC samplers are shown as second references. "
+        "Acceptance is the mean acceptance of Metropolis-type samplers (the seeds advise "
+        "about 0.15 to 0.5 for a random walk).</p>",
         _img(speed_figure(result), "effective draws per second of each side"),
         *(
             [_img(acceptance_figure(result), "acceptance rate of each side")]
@@ -491,7 +499,7 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
         cells = []
         for label, value in speeds.items():
             ratio = (
-                f" ({value / nuts:,.0f}x NUTS)" if nuts and label.startswith("handrolled") else ""
+                f" ({value / nuts:,.0f}x PyMC)" if nuts and label.startswith("handrolled") else ""
             )
             cells.append(f"{html.escape(label.split(':', 1)[-1])}: {_rate(value)}/s{ratio}")
         detail = "<br>".join(cells) or html.escape(e.get("error", ""))
@@ -501,9 +509,9 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
             else html.escape(e["name"])
         )
         rows.append(
-            f"<tr><td>{link}</td><td>{html.escape(e['title'])}</td>"
+            f'<tr><td class="text">{link}<br><small>{html.escape(e["title"])}</small></td>'
             f'<td style="color:{colour};font-weight:600">{html.escape(e["verdict"])}</td>'
-            f"<td>{e['seconds']:.1f}</td><td>{detail}</td></tr>"
+            f'<td>{e["seconds"]:.1f}</td><td class="text">{detail}</td></tr>'
         )
     body = [
         "<h1>mcmc-pairs: every example sampled twice</h1>",
@@ -513,8 +521,8 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
         "z-tests, about 1 % false alarms per pair), and R-hat and effective-sample-size gates "
         "on each side. Speeds are effective draws per second of sampling (minimum bulk ESS "
         "over the compared quantities), compilation excluded.</p>",
-        "<table><tr><th>pair</th><th>example</th><th>verdict</th><th>wall time (s)</th>"
-        "<th>effective draws per second</th></tr>" + "".join(rows) + "</table>",
+        "<table><tr><th>pair</th><th>verdict</th><th>wall time (s)</th>"
+        '<th class="text">effective draws per second</th></tr>' + "".join(rows) + "</table>",
     ]
     path = Path(out) / "index.html"
     write_atomic(path, _page("mcmc-pairs report", body))

@@ -317,8 +317,20 @@ def _run_pymc(label: str, model, settings, pair: Pair, step: str | None) -> Side
     total = time.perf_counter() - start
     sampling = float(tree["posterior"].attrs.get("sampling_time", total))
     timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
-    sampler = f"pymc.{step}" if step else "pymc.sample"
-    return Side(label=label, sampler=sampler, tree=tree, timings=timings)
+    return Side(label=label, sampler=_pymc_method(model, tree, step), tree=tree, timings=timings)
+
+
+def _pymc_method(model, tree: xr.DataTree, step: str | None) -> str:
+    """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``..."""
+    if step is not None:
+        return step
+    from pymc.sampling.mcmc import assign_step_methods
+
+    with model:
+        methods = sorted(cls.__name__ for cls in assign_step_methods(model)[1])
+    name = " + ".join(methods) or "pm.sample"
+    library = tree["posterior"].attrs.get("inference_library")
+    return f"{name} ({library})" if library and library != "pymc" else name
 
 
 def _attach_quantities(pair: Pair, data, sides: Mapping[str, Side], reference) -> None:

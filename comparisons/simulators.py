@@ -46,6 +46,33 @@ the data are the evidence nodes' values, drawn from P(evidence nodes | unobserve
 nodes) by enumerating the evidence nodes' states. The default query observes A
 and E, so each replication validates the sampler on one of the four evidence
 patterns, with the probability the network gives it.
+
+LDA on a small corpus
+---------------------
+The pair's bars corpus (40 documents, K = 10, V = 25) is far too large for
+hundreds of replications. Validation uses a small corpus drawn from the model
+itself (:data:`LDA_SETTING`): D = 6 documents of 24 tokens each, V = 9 words,
+K = 2 topics, alpha = 1 (flat over each document's two proportions) and
+beta = 0.5 (topics moderately sparse, so two prior topics usually differ):
+
+    theta_m ~ Dir(alpha),  phi_k ~ Dir(beta),
+    z_mn ~ Cat(theta_m),   w_mn ~ Cat(phi_{z_mn}).
+
+*Label switching.* The posterior is symmetric under relabelling the topics and
+a Gibbs chain stays near one labelling, so the rank of ``theta[0, 0]`` among
+posterior draws says which labelling the chain found, not whether it is
+calibrated. The test quantities are therefore label-invariant functions of
+(theta, phi) alone (:func:`lda_test_params`): the topics sorted by their corpus
+weight ``sum_m theta_mk`` (largest first) with the last component of every
+simplex dropped (it is one minus the others), plus the pair's own ``derived``
+quantities (log likelihood per token, mean entropy of the topics and of the
+documents' proportions). Aligning the posterior draws to the prior draw
+(:func:`comparisons.pairs.lda.topic_permutation`) was not used: the aligned
+quantity would depend on the prior draw itself, so the prior draw and the
+posterior draws would no longer be exchangeable and the ranks of a correct
+sampler would not be exactly uniform (they pile up in the middle when the two
+topics are close). Sorting is a function of the draw alone, so SBC and
+Geweke's test stay exact whatever labelling each chain settles in.
 """
 
 from __future__ import annotations
@@ -187,6 +214,128 @@ def bayes_net_simulate(data: Mapping, params: Mapping, rng: np.random.Generator)
     return {"cpts": data["cpts"], "evidence": evidence}
 
 
+# ------------------------------------------------------------------------- lda
+
+LDA_SETTING = {"D": 6, "doc_length": 24, "V": 9, "K": 3, "alpha": 1.0, "beta": 0.5}
+"""Small validation corpus of LDA (see the module docstring)."""
+
+
+def lda_validation_data() -> dict:
+    """Return the :data:`LDA_SETTING` corpus, with one set of documents simulated (seed 0).
+
+    Returns
+    -------
+    dict
+        ``docs`` (list of ``D`` int64 arrays, each shape (doc_length,)), ``V``,
+        ``K``, ``alpha``, ``beta``; the documents' lengths are kept in every
+        replication, their words are simulated.
+    """
+    s = LDA_SETTING
+    data = {
+        "docs": [np.zeros(s["doc_length"], dtype=np.int64) for _ in range(s["D"])],
+        "V": s["V"],
+        "K": s["K"],
+        "alpha": s["alpha"],
+        "beta": s["beta"],
+    }
+    rng = np.random.default_rng(0)
+    return lda_simulate(data, lda_prior(data, rng), rng)
+
+
+def lda_prior(data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Draw ``theta_m ~ Dir(alpha)`` for every document and ``phi_k ~ Dir(beta)`` for every topic.
+
+    Parameters
+    ----------
+    data : mapping
+        Uses the number of documents (``len(docs)``), ``V``, ``K``, ``alpha``, ``beta``.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``theta`` (D, K) and ``phi`` (K, V), rows on the simplex.
+    """
+    D, K, V = len(data["docs"]), int(data["K"]), int(data["V"])
+    theta = rng.dirichlet(np.full(K, float(data["alpha"])), size=D)
+    phi = rng.dirichlet(np.full(V, float(data["beta"])), size=K)
+    return {"theta": theta, "phi": phi}
+
+
+def lda_simulate(data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
+    """Draw every token: ``z_mn ~ Cat(theta_m)``, then ``w_mn ~ Cat(phi_{z_mn})``.
+
+    Parameters
+    ----------
+    data : mapping
+        LDA data; the documents' lengths are kept, their words replaced.
+    params : mapping
+        ``theta`` (D, K) and ``phi`` (K, V).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict
+        ``docs`` (new words, each document as long as before), ``V``, ``K``,
+        ``alpha``, ``beta`` of ``data``.
+    """
+    theta, phi = np.asarray(params["theta"], float), np.asarray(params["phi"], float)
+    K, V = phi.shape
+    docs = []
+    for m, doc in enumerate(data["docs"]):
+        z = rng.choice(K, size=len(doc), p=theta[m] / theta[m].sum())
+        cum = np.cumsum(phi[z], axis=1)
+        u = rng.random(len(doc)) * cum[:, -1]
+        words = np.minimum((cum <= u[:, None]).sum(axis=1), V - 1)
+        docs.append(words.astype(np.int64))
+    return {"docs": docs, **{k: data[k] for k in ("V", "K", "alpha", "beta")}}
+
+
+def lda_test_params(params: Mapping[str, np.ndarray], data: Mapping) -> dict[str, np.ndarray]:
+    """Return label-invariant summaries of LDA draws.
+
+    Topic ``k``'s weight is ``sum_m theta[m, k] / D``; the topics are ordered by
+    decreasing weight, a function of the draw alone, which gives the same
+    values in every one of the K! labellings (see the module docstring).
+
+    Parameters
+    ----------
+    params : mapping of str to ndarray
+        ``theta`` (chain, draw, D, K) and ``phi`` (chain, draw, K, V).
+    data : mapping
+        Unused (the summaries depend on the draw alone).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``doc_entropy`` (chain, draw, D): entropy of each document's ``theta_m``;
+        ``topic_weight`` (chain, draw, K - 1): the sorted weights without the
+        smallest (one minus the others); ``topic_entropy`` (chain, draw, K):
+        entropy of each topic ``phi_k``, in the order of the weights.
+    """
+    theta = np.asarray(params["theta"], float)
+    phi = np.asarray(params["phi"], float)
+    weight = theta.mean(axis=-2)  # (chain, draw, K)
+    order = np.argsort(-weight, axis=-1, kind="stable")
+    return {
+        "doc_entropy": _entropy(theta),
+        "topic_weight": np.take_along_axis(weight, order, axis=-1)[..., :-1],
+        "topic_entropy": np.take_along_axis(_entropy(phi), order, axis=-1),
+    }
+
+
+def _entropy(p: np.ndarray) -> np.ndarray:
+    """Entropy (nats) of the distributions along the last axis, with 0 log 0 = 0."""
+    safe = np.where(p > 0, p, 1.0)
+    return -np.sum(np.where(p > 0, p * np.log(safe), 0.0), axis=-1)
+
+
 EXTRA: dict[str, tuple[str, str, str]] = {}
 """Pair name to ``(validation_data, prior, simulate)`` import strings, for registered
 pairs whose module does not declare them (consulted after the pair's own fields)."""
+
+TEST_PARAMS: dict[str, str] = {"lda": "comparisons.simulators:lda_test_params"}
+"""Pair name to import string of ``test_params(params, data) -> {name: ndarray}``, for
+pairs whose raw variables are not identifiable (exchangeable labels): Geweke's test
+and SBC take their components from its output (each (chain, draw, *event_shape))
+instead of the pair's variables; the pair's ``derived`` quantities are kept."""

@@ -16,7 +16,9 @@ If the sampler leaves p(theta | y) invariant, both simulate p(theta, y), so
 every test function g(theta, y) has the same mean under both. The test
 functions are each scalar parameter, its square (skipped for 0/1 variables,
 whose square is itself), the pairwise products, and the pair's log density of
-the draw (its ``derived`` quantity ``logp``, a function of theta and y). For
+the draw (its ``derived`` quantity ``logp``, a function of theta and y); a pair
+with exchangeable labels (LDA) replaces the parameters' components by
+label-invariant functions of them (:data:`comparisons.simulators.TEST_PARAMS`). For
 each, ``z = (mean_mc - mean_sc) / sqrt(mcse_mc**2 + mcse_sc**2)``; the MCSE of
 the autocorrelated successive chain comes from :func:`arviz_stats.mcse` over
 its independent replications (chains), the marginal one is ``sd / sqrt(n)``.
@@ -124,6 +126,8 @@ class Simulator:
     data: dict
     prior: Callable[[Mapping, np.random.Generator], dict]
     simulate: Callable[[Mapping, Mapping, np.random.Generator], dict]
+    test_params: Callable[[Mapping, Mapping], dict] | None = None
+    """Label-invariant replacement of the variables' components (LDA), or ``None``."""
 
 
 @dataclass
@@ -182,7 +186,11 @@ def simulator_for(pair: Pair) -> Simulator:
             f"`mcmc-pairs compare {pair.name}`"
         )
     data_fn, prior, simulate = (load_callable(s, argument="pair simulator") for s in specs)
-    return Simulator(pair=pair, data=data_fn(), prior=prior, simulate=simulate)
+    spec = simulators.TEST_PARAMS.get(pair.name)
+    test_params = None if spec is None else load_callable(spec, argument="pair simulator")
+    return Simulator(
+        pair=pair, data=data_fn(), prior=prior, simulate=simulate, test_params=test_params
+    )
 
 
 def resolve_settings(method: str, **overrides: int | None) -> dict[str, int]:
@@ -225,7 +233,13 @@ def _load_sampler(sampler: str | Callable) -> Callable:
 
 
 def test_quantities(
-    pair: Pair, params: Mapping[str, np.ndarray], data: Mapping, *, squares: bool, sums: bool
+    pair: Pair,
+    params: Mapping[str, np.ndarray],
+    data: Mapping,
+    *,
+    squares: bool,
+    sums: bool,
+    test_params: Callable[[Mapping, Mapping], dict] | None = None,
 ) -> tuple[np.ndarray, list[str]]:
     """Return the test functions of every draw in ``params``.
 
@@ -241,6 +255,11 @@ def test_quantities(
         Add the square of each component (Geweke's second moments).
     sums : bool
         Add pairwise sums of components (SBC's derived quantities).
+    test_params : callable, optional
+        ``test_params(params, data) -> {name: ndarray (chain, draw, *shape)}``:
+        when given, the components are those of its output instead of the
+        pair's variables (label-invariant quantities for exchangeable labels,
+        :data:`comparisons.simulators.TEST_PARAMS`); ``derived`` still sees ``params``.
 
     Returns
     -------
@@ -253,8 +272,9 @@ def test_quantities(
         The quantity names, labelled like :func:`comparisons.agreement.scalar_components`.
     """
     blocks, names = [], []
-    for var in pair.variables:
-        a = np.asarray(params[var], dtype=float)
+    components = dict(test_params(params, data)) if test_params is not None else params
+    for var in components if test_params is not None else pair.variables:
+        a = np.asarray(components[var], dtype=float)
         event = a.shape[2:]
         blocks.append(a.reshape(*a.shape[:2], -1))
         if not event:
@@ -372,7 +392,9 @@ def geweke_replication(
     for _ in range(steps):
         theta = sim.prior(data, rng_mc)
         y = sim.simulate(data, theta, rng_mc)
-        values, names = test_quantities(pair, _one_draw(theta), y, squares=True, sums=False)
+        values, names = test_quantities(
+            pair, _one_draw(theta), y, squares=True, sums=False, test_params=sim.test_params
+        )
         marginal.append(values[0, 0])
     successive = []
     theta = sim.prior(data, rng_sc)  # starts in the stationary distribution
@@ -385,7 +407,9 @@ def geweke_replication(
             kwargs.update(tune=settings["tune"])
         post = check_output(_call(name, func, y, **kwargs), theta, name, 1, 1)
         theta = {k: post[k][0, 0] for k in theta}
-        values, names = test_quantities(pair, post, y, squares=True, sums=False)
+        values, names = test_quantities(
+            pair, post, y, squares=True, sums=False, test_params=sim.test_params
+        )
         successive.append(values[0, 0])
     return {
         "quantities": names,
@@ -431,8 +455,12 @@ def sbc_replication(
         random_seed=sampler_seed,
     )  # fmt: skip
     post = check_output(output, theta, name, chains, draws)
-    q_post, names = test_quantities(sim.pair, post, y, squares=False, sums=True)
-    q_true, _ = test_quantities(sim.pair, _one_draw(theta), y, squares=False, sums=True)
+    q_post, names = test_quantities(
+        sim.pair, post, y, squares=False, sums=True, test_params=sim.test_params
+    )
+    q_true, _ = test_quantities(
+        sim.pair, _one_draw(theta), y, squares=False, sums=True, test_params=sim.test_params
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities have NaN ESS
         ess = azs.ess(q_post, method="bulk")

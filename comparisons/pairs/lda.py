@@ -207,4 +207,7 @@ PAIR = Pair(
     align=align,
     settings={"draws": 2000, "tune": 1000, "chains": 4},
     report_extra=topics_section,
+    validation_data="comparisons.simulators:lda_validation_data",
+    prior="comparisons.simulators:lda_prior",
+    simulate="comparisons.simulators:lda_simulate",
 )

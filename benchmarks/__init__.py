@@ -1,0 +1,1 @@
+"""Benchmarks: ESS per second against PyMC, LDA tokens per second; ``make bench``."""

@@ -1,0 +1,1 @@
+"""Tests of the benchmarks (tiny sizes; no timing is asserted)."""

@@ -1,0 +1,213 @@
+"""The benchmark code runs at tiny sizes and its outputs have the promised shape.
+
+Nothing here asserts a time: only structure, the analytic ESS formula, memory
+readings that must exist, and one-line errors on bad input.
+"""
+
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+
+from benchmarks import ess_per_second as eps
+from benchmarks import run
+
+TINY = {"draws": 60, "tune": 60, "repeats": 1}
+
+
+@pytest.fixture(scope="module")
+def bivariate():
+    return eps.measure_pair("bivariate_normal", **TINY)
+
+
+def test_measure_pair_reports_every_side_with_ratios(bivariate):
+    assert bivariate["pair"] == "bivariate_normal"
+    assert bivariate["repeats"] == 1
+    assert bivariate["settings"] == {"draws": 60, "tune": 60, "chains": 4}
+    assert set(bivariate["sides"]) == {"handrolled:gibbs", "pymc"}
+    for side in bivariate["sides"].values():
+        for key in ("sampling_s", "ess_bulk_min", "ess_per_s", "ratio_to_nuts", "compile_s"):
+            assert side[key]["median"] is not None and side[key]["median"] > 0
+        assert side["first_run_s"] > 0
+        assert side["ess_min_quantity"]
+    assert bivariate["sides"]["pymc"]["ratio_to_nuts"]["median"] == pytest.approx(1.0)
+    hand = bivariate["sides"]["handrolled:gibbs"]
+    nuts = bivariate["sides"]["pymc"]
+    expected = hand["ess_per_s"]["median"] / nuts["ess_per_s"]["median"]
+    assert hand["ratio_to_nuts"]["median"] == pytest.approx(expected)
+    json.dumps(bivariate)  # JSON-ready
+
+
+def test_measure_pair_respects_the_budget():
+    result = eps.measure_pair("bivariate_normal", draws=30, tune=30, repeats=3, budget_s=1e-9)
+    assert result["repeats"] == 1
+    assert result["seeds"] == [eps.DEFAULT_SEED]
+
+
+def test_analytic_ess_per_draw_is_the_ar1_value():
+    assert eps.analytic_ess_per_draw(0.5) == pytest.approx(0.6)
+    assert eps.analytic_ess_per_draw(0.0) == 1.0
+    with pytest.raises(ValueError, match="rho"):
+        eps.analytic_ess_per_draw(1.0)
+
+
+def test_gibbs_ess_per_draw_matches_the_analytic_value():
+    # fixed seed and 4 x 20,000 draws: the ESS estimate is within a few per cent
+    result = eps.gibbs_ess_per_draw(draws=20_000, chains=4, repeats=1)
+    assert result["analytic"] == pytest.approx(0.6)
+    assert set(result["ess_per_draw"]) == {"x[0]", "x[1]"}
+    assert result["within_tolerance"], result["relative_error"]
+
+
+def test_regression_size_scaling_runs_small():
+    result = eps.regression_size_scaling(sizes=[5, 40], draws=40, tune=40, repeats=1)
+    assert [s["n"] for s in result["sizes"]] == [5, 40]
+    for size in result["sizes"]:
+        assert set(size["sides"]) == {"handrolled:gibbs", "handrolled:blocked", "pymc"}
+        assert size["sides"]["pymc"]["compile_s"] > 0
+        assert all(side["ess_per_s"]["median"] > 0 for side in size["sides"].values())
+
+
+def test_chain_scaling_runs_one_and_two_chains():
+    result = eps.chain_scaling(names=["bivariate_normal"], draws=40, tune=40, repeats=1)
+    sides = result["pairs"]["bivariate_normal"]["sides"]
+    assert set(sides) == {"handrolled:gibbs", "pymc"}
+    for per in sides.values():
+        assert set(per) == {"1", "2"}
+        assert all(per[c]["sampling_s"]["median"] > 0 for c in per)
+
+
+def test_spread_and_peak_memory():
+    assert eps.spread([3.0, None, 1.0, 2.0, math.nan]) == {
+        "median": 2.0, "min": 1.0, "max": 3.0, "values": [3.0, 1.0, 2.0]
+    }  # fmt: skip
+    assert eps.spread([])["median"] is None
+    memory = eps.PeakMemory()
+    memory.reset()
+    block = np.ones(8_000_000)  # 61 MiB, touched
+    block += 1.0
+    increment = memory.increment_mb()
+    del block
+    if increment is not None:  # Linux: /proc/self/clear_refs is writable
+        assert increment > 40
+
+
+def test_run_child_reads_the_peak_memory_and_kills_on_timeout():
+    child = run.run_child(
+        [sys.executable, "-c", "import numpy as np; a = np.ones(10_000_000); a += 1"]
+    )
+    assert child.returncode == 0 and not child.timed_out
+    if sys.platform.startswith("linux"):
+        assert child.peak_rss_mb > 70
+    slow = run.run_child([sys.executable, "-c", "import time; time.sleep(60)"], timeout=0.5)
+    assert slow.timed_out and slow.returncode != 0
+
+
+LDA_OUTPUT = """\
+Reuters: 395 documents, 4258 words, 84010 tokens; alpha=0.1, beta=0.01, 2 iterations
+   K  sampler             Mtokens/s  log p(w,z)/N (spread over seeds)
+  10  handrolled fast         19.14       -8.0076 (-8.0100 .. -8.0050)
+  10  handrolled plain        25.05       -8.0080 (-8.0080 .. -8.0080)
+  10  lda                      7.14       -8.0463 (-8.0500 .. -8.0400)
+  10  tomotopy                23.76       -8.0191 (-8.0200 .. -8.0000)
+  20  handrolled fast         10.00       -9.5000 (-9.5000 .. -9.5000)
+  20  lda                      5.00       -8.0000 (-8.0100 .. -7.9900)
+  20  tomotopy            not installed
+"""
+
+
+def test_parse_lda_table_and_ratios():
+    rows = run.parse_lda_table(LDA_OUTPUT)
+    assert [(r["K"], r["sampler"]) for r in rows] == [
+        (10, "handrolled fast"), (10, "handrolled plain"), (10, "lda"), (10, "tomotopy"),
+        (20, "handrolled fast"), (20, "lda"),
+    ]  # fmt: skip
+    assert rows[0]["mtokens_per_s"] == 19.14 and rows[0]["loglik_min"] == -8.01
+    ratios = {r["K"]: r for r in run.lda_ratios(rows)}
+    assert ratios[10]["handrolled"] == "handrolled plain"
+    assert ratios[10]["vs_tomotopy"] == pytest.approx(25.05 / 23.76)
+    assert ratios[10]["vs_lda"] == pytest.approx(25.05 / 7.14)
+    assert ratios[10]["meets_targets"] is True
+    assert ratios[10]["loglik_vs_peers"] == "within"
+    assert ratios[10]["peers_loglik"] == [-8.05, -8.0]
+    assert ratios[20]["vs_tomotopy"] is None and ratios[20]["meets_targets"] is None
+    assert ratios[20]["loglik_vs_peers"] == "below"
+    slow = [dict(r, mtokens_per_s=1.0) if r["sampler"] == "handrolled plain" else r for r in rows]
+    slow = [dict(r, mtokens_per_s=1.0) if r["sampler"] == "handrolled fast" else r for r in slow]
+    assert run.lda_ratios(slow)[0]["meets_targets"] is False
+
+
+def test_markdown_and_json_from_a_tiny_result(bivariate, tmp_path):
+    results = {
+        "meta": {
+            "date": "today", "machine": "test", "cpus": 2, "load_average_start": None,
+            "load_average_end": None, "wall_s": 1.0, "repeats": 1, "quick": True,
+            "command": "python -m benchmarks.run --quick", "versions": run._versions(),
+        },
+        "pairs": {
+            "bivariate_normal": {"status": "ok", "result": bivariate, "wall_s": 1.0,
+                                 "peak_rss_mb": 300.0},
+            "regression": {"status": "failed", "error": "exit 1: boom", "wall_s": 1.0,
+                           "peak_rss_mb": None},
+        },
+        "lda": {"status": "ok", "command": "python benchmarks/lda_throughput.py", "wall_s": 1.0,
+                "peak_rss_mb": 200.0, "stdout": LDA_OUTPUT,
+                "rows": run.parse_lda_table(LDA_OUTPUT)},
+    }  # fmt: skip
+    results["lda"]["ratios"] = run.lda_ratios(results["lda"]["rows"])
+    results["targets"] = run.targets(results)
+    met = {t["target"].rsplit(":", 1)[0]: t["met"] for t in results["targets"]}
+    assert met["regression handrolled:blocked"] is None  # not measured
+    json_path, md_path = run.write_results(results, tmp_path)
+    assert json.loads(json_path.read_text())["pairs"]["bivariate_normal"]["status"] == "ok"
+    text = md_path.read_text()
+    for heading in ("## Targets", "## ESS per second, every pair", "## LDA: tokens per second"):
+        assert heading in text
+    assert "| bivariate_normal | handrolled:gibbs |" in text
+    assert "failed: exit 1: boom" in text
+    assert not list(tmp_path.glob(".*"))  # no temporary files left behind
+
+
+def test_bad_input_is_a_value_error_naming_the_argument():
+    with pytest.raises(ValueError, match="unknown pair 'nope'"):
+        eps.measure_pair("nope")
+    with pytest.raises(ValueError, match="repeats"):
+        eps.measure_pair("bivariate_normal", repeats=0)
+    with pytest.raises(ValueError, match="budget_s"):
+        eps.measure_pair("bivariate_normal", budget_s=-1)
+    with pytest.raises(ValueError, match="sizes"):
+        eps.regression_size_scaling(sizes=[2])
+    with pytest.raises(ValueError, match="chain_counts"):
+        eps.chain_scaling(names=["bivariate_normal"], chain_counts=[0])
+    with pytest.raises(ValueError, match="draws"):
+        eps.gibbs_ess_per_draw(draws=10)
+    with pytest.raises(ValueError, match="skip"):
+        run.run_benchmarks(skip=["everything"])
+    with pytest.raises(ValueError, match="timeout"):
+        run.run_child([sys.executable, "-c", "pass"], timeout=0)
+
+
+def test_command_lines_exit_2_with_one_line(capsys):
+    assert eps.main(["pair", "nope"]) == 2
+    assert run.main(["--repeats", "0"]) == 2
+    assert run.main(["--skip", "everything"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all("error:" in line for line in err)
+
+
+@pytest.mark.slow
+def test_make_bench_quick_end_to_end(tmp_path):
+    code = run.main(
+        ["--quick", "--repeats", "1", "--pairs", "bivariate_normal", "--skip", "size", "chains",
+         "--out-dir", str(tmp_path)]
+    )  # fmt: skip
+    assert code == 0
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert results["pairs"]["bivariate_normal"]["status"] == "ok"
+    assert results["pairs"]["bivariate_normal"]["peak_rss_mb"] > 0
+    assert results["gibbs_ess"]["status"] == "ok"
+    available, _ = run.lda_benchmark_available()
+    assert results["lda"]["status"] == ("ok" if available else "skipped")
+    assert (tmp_path / "results.md").read_text().startswith("# Benchmark results")
