@@ -6,7 +6,12 @@ with the same alpha, beta and number of iterations, and prints, side by side,
 the median tokens per second over repeats (JIT compilation excluded: the
 kernels are compiled on a tiny corpus first) and the collapsed log joint
 ``log p(w, z) / N`` after the last iteration, computed from each sampler's own
-final topic assignments with the same formula.
+final topic assignments with the same formula. Then, per K, whether the
+hand-rolled sampler's topics match the peers': every run's topics
+``(n_kv + beta) / (n_k + V beta)`` are aligned to every other run's by Hungarian
+matching on Hellinger distance (:func:`comparisons.pairs.lda.topic_permutation`),
+and the mean distance between hand-rolled and peer runs is printed next to the
+distances between peer runs (other seeds, other package), their spread.
 
 Usage::
 
@@ -59,8 +64,22 @@ def final_log_joint(n_mk, n_kv, alpha, beta) -> float:
     return log_joint(n_mk, n_kv, n_k, alpha, beta) / n_k.sum()
 
 
+def topics_of(n_kv, beta) -> np.ndarray:
+    """Return the topics ``phi`` (K, V) of final counts ``n_kv`` (K, V)."""
+    n_kv = np.asarray(n_kv, dtype=float)
+    return (n_kv + beta) / (n_kv.sum(axis=1, keepdims=True) + n_kv.shape[1] * beta)
+
+
+def topic_distance(phi_a: np.ndarray, phi_b: np.ndarray) -> float:
+    """Mean Hellinger distance between matched topics of two runs, each (K, V)."""
+    from comparisons.pairs.lda import hellinger_matrix, topic_permutation
+
+    matched = phi_b[topic_permutation(phi_b, phi_a)]
+    return float(np.mean(np.diag(hellinger_matrix(phi_a, matched))))
+
+
 def run_handrolled(d, kernel, iterations, seed):
-    """Run ``iterations`` sweeps; return (seconds, final log joint per token).
+    """Run ``iterations`` sweeps; return (seconds, final log joint per token, topics).
 
     The timing covers the sweeps and the uniforms they consume, not the setup.
     """
@@ -91,11 +110,11 @@ def run_handrolled(d, kernel, iterations, seed):
     seconds = time.perf_counter() - start
     if kernel != "plain":
         n_kv = n_vk.T
-    return seconds, final_log_joint(n_mk, n_kv, alpha, beta)
+    return seconds, final_log_joint(n_mk, n_kv, alpha, beta), topics_of(n_kv, beta)
 
 
 def run_lda_package(X, K, alpha, beta, iterations, seed):
-    """Fit ``lda.LDA``; return (seconds, final log joint per token)."""
+    """Fit ``lda.LDA``; return (seconds, final log joint per token, topics)."""
     import logging
 
     import lda
@@ -107,11 +126,15 @@ def run_lda_package(X, K, alpha, beta, iterations, seed):
     start = time.perf_counter()
     model.fit(X)
     seconds = time.perf_counter() - start
-    return seconds, final_log_joint(model.ndz_, model.nzw_, alpha, beta)
+    return (
+        seconds,
+        final_log_joint(model.ndz_, model.nzw_, alpha, beta),
+        topics_of(model.nzw_, beta),
+    )
 
 
 def run_tomotopy(docs, V, K, alpha, beta, iterations, seed):
-    """Train tomotopy's LDAModel with one worker, hyperparameters fixed."""
+    """Train tomotopy's LDAModel with one worker, hyperparameters fixed; as above."""
     import tomotopy as tp
 
     model = tp.LDAModel(k=K, alpha=alpha, eta=beta, seed=seed)
@@ -129,7 +152,34 @@ def run_tomotopy(docs, V, K, alpha, beta, iterations, seed):
         topics = np.asarray(doc.topics)
         np.add.at(n_mk[m], topics, 1)
         np.add.at(n_kv, (topics, vocab[np.asarray(doc.words)]), 1)
-    return seconds, final_log_joint(n_mk, n_kv, alpha, beta)
+    return seconds, final_log_joint(n_mk, n_kv, alpha, beta), topics_of(n_kv, beta)
+
+
+def topic_agreement(topics: dict[str, list[np.ndarray]], ours: str) -> tuple[list, list]:
+    """Distances from ``ours``'s runs to the peers' runs, and between the peers' runs.
+
+    Parameters
+    ----------
+    topics : dict of str to list of ndarray
+        Each sampler's topics (K, V), one per seed.
+    ours : str
+        The hand-rolled sampler whose topics are judged.
+
+    Returns
+    -------
+    ours_to_peers, peer_to_peer : list of float
+        Mean Hellinger distances after alignment, one per pair of runs.
+    """
+    peers = [
+        phi for name, runs in topics.items() if not name.startswith("handrolled") for phi in runs
+    ]
+    ours_to_peers = [topic_distance(a, b) for a in topics[ours] for b in peers]
+    peer_to_peer = [
+        topic_distance(peers[i], peers[j])
+        for i in range(len(peers))
+        for j in range(i + 1, len(peers))
+    ]
+    return ours_to_peers, peer_to_peer
 
 
 def warm_up() -> None:
@@ -182,6 +232,7 @@ def main(argv=None) -> int:
         d = validate_data(
             {"docs": docs, "V": X.shape[1], "K": K, "alpha": args.alpha, "beta": args.beta}
         )
+        topics = {}
         for name, run in runners.items():
             try:
                 results = [run(d, K, seed) for seed in range(1, args.repeats + 1)]
@@ -190,9 +241,19 @@ def main(argv=None) -> int:
                 continue
             rate = N * args.iterations / statistics.median(r[0] for r in results) / 1e6
             ll = [r[1] for r in results]
+            topics[name] = [r[2] for r in results]
             print(
                 f"{K:>4}  {name:<18} {rate:>10.2f} {statistics.median(ll):>13.4f} "
                 f"({min(ll):.4f} .. {max(ll):.4f})",
+                flush=True,
+            )
+        ours_to_peers, peer_to_peer = topic_agreement(topics, "handrolled sparse")
+        if ours_to_peers and peer_to_peer:
+            print(
+                f"topics K={K}: handrolled sparse to peers {np.mean(ours_to_peers):.3f} "
+                f"({min(ours_to_peers):.3f} .. {max(ours_to_peers):.3f}); "
+                f"peer to peer {np.mean(peer_to_peer):.3f} "
+                f"({min(peer_to_peer):.3f} .. {max(peer_to_peer):.3f})",
                 flush=True,
             )
     return 0

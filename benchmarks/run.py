@@ -202,6 +202,37 @@ _LDA_ROW = re.compile(
 )
 
 
+_TOPICS_ROW = re.compile(
+    rf"^topics K=(?P<K>\d+): handrolled (?P<kernel>\w+) to peers (?P<ours>{_NUMBER}) "
+    rf"\((?P<ours_lo>{_NUMBER}) \.\. (?P<ours_hi>{_NUMBER})\); peer to peer (?P<peers>{_NUMBER}) "
+    rf"\((?P<peers_lo>{_NUMBER}) \.\. (?P<peers_hi>{_NUMBER})\)\s*$"
+)
+
+
+def parse_topic_rows(text: str) -> list[dict[str, Any]]:
+    """Parse the topic-matching lines of ``lda_throughput.py``'s output.
+
+    Parameters
+    ----------
+    text : str
+        Its standard output; lines read ``topics K=10: handrolled sparse to peers
+        0.732 (0.695 .. 0.752); peer to peer 0.729 (0.700 .. 0.762)`` (mean
+        Hellinger distances between aligned topics of two runs).
+
+    Returns
+    -------
+    list of dict
+        ``K``, ``kernel`` and the six distances, one per parsed line.
+    """
+    rows = []
+    for line in text.splitlines():
+        match = _TOPICS_ROW.match(line)
+        if match:
+            row = {k: float(v) for k, v in match.groupdict().items() if k not in ("K", "kernel")}
+            rows.append({"K": int(match["K"]), "kernel": match["kernel"], **row})
+    return rows
+
+
 def parse_lda_table(text: str) -> list[dict[str, Any]]:
     """Parse the rows of ``lda_throughput.py``'s table.
 
@@ -486,6 +517,16 @@ def targets(results: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "value": [row["vs_tomotopy"], row["vs_lda"]],
                 "threshold": ">= 1 / >= 3, not below",
                 "met": row["meets_targets"],
+            }
+        )
+    for row in parse_topic_rows(lda.get("stdout", "")) if lda.get("status") == "ok" else []:
+        out.append(
+            {
+                "target": f"LDA K={row['K']}: {row['kernel']} topics to the peers' / peers' to "
+                "each other (mean Hellinger distance after alignment)",
+                "value": [row["ours"], row["peers_hi"]],
+                "threshold": "first <= largest peer-to-peer",
+                "met": row["ours"] <= row["peers_hi"],
             }
         )
     return out

@@ -115,6 +115,8 @@ Reuters: 395 documents, 4258 words, 84010 tokens; alpha=0.1, beta=0.01, 2 iterat
   20  handrolled fast         10.00       -9.5000 (-9.5000 .. -9.5000)
   20  lda                      5.00       -8.0000 (-8.0100 .. -7.9900)
   20  tomotopy            not installed
+topics K=10: handrolled sparse to peers 0.732 (0.695 .. 0.752); peer to peer 0.729 (0.700 .. 0.762)
+topics K=20: handrolled sparse to peers 0.900 (0.850 .. 0.950); peer to peer 0.700 (0.650 .. 0.750)
 """
 
 
@@ -137,6 +139,24 @@ def test_parse_lda_table_and_ratios():
     slow = [dict(r, mtokens_per_s=1.0) if r["sampler"] == "handrolled plain" else r for r in rows]
     slow = [dict(r, mtokens_per_s=1.0) if r["sampler"] == "handrolled fast" else r for r in slow]
     assert run.lda_ratios(slow)[0]["meets_targets"] is False
+
+
+def test_topic_matching_lines_become_targets():
+    rows = run.parse_topic_rows(LDA_OUTPUT)
+    assert [(r["K"], r["kernel"], r["ours"], r["peers_hi"]) for r in rows] == [
+        (10, "sparse", 0.732, 0.762), (20, "sparse", 0.9, 0.75),
+    ]  # fmt: skip
+    found = run.targets({"lda": {"status": "ok", "stdout": LDA_OUTPUT, "ratios": []}})
+    topics = [t["met"] for t in found if "topics" in t["target"]]
+    assert topics == [True, False]  # K=20: farther from the peers than they are from each other
+
+
+def test_lda_topic_distance_is_zero_for_relabelled_topics():
+    from benchmarks import lda_throughput as lt
+
+    phi = lt.topics_of(np.array([[5, 0, 1], [0, 4, 4], [2, 2, 0]]), 0.01)
+    assert lt.topic_distance(phi, phi[[2, 0, 1]]) == pytest.approx(0.0, abs=1e-12)
+    assert lt.topic_distance(phi, phi[:, ::-1]) > 0.1
 
 
 def test_markdown_and_json_from_a_tiny_result(bivariate, tmp_path):
