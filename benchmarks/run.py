@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -177,7 +178,10 @@ def _measure(args: Sequence[str], *, env=None, timeout: float) -> dict[str, Any]
 
 
 def lda_benchmark_available() -> tuple[bool, str]:
-    """Return whether ``benchmarks/lda_throughput.py`` exists and imports with ``main``.
+    """Return whether ``benchmarks/lda_throughput.py`` can run, and if not, why.
+
+    It must import, and the ``lda`` package that ships its Reuters corpus (the
+    ``bench`` extra) must be installed.
 
     Returns
     -------
@@ -192,6 +196,8 @@ def lda_benchmark_available() -> tuple[bool, str]:
         return False, f"benchmarks.lda_throughput does not import: {type(exc).__name__}: {exc}"
     if not callable(getattr(module, "main", None)):
         return False, "benchmarks.lda_throughput has no main function"
+    if importlib.util.find_spec("lda") is None:
+        return False, "the lda package (Reuters corpus) is not installed: pip install -e '.[bench]'"
     return True, ""
 
 
