@@ -429,8 +429,9 @@ def run_chain(
         nz_topics, nz_pos = np.empty_like(n_vk), np.empty_like(n_vk)
         nz_len = np.empty(V, dtype=np.int32)
         build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
+    u = np.empty(N)  # one buffer of uniforms for every sweep: no fresh pages per sweep
     for t in range(tune + draws * thin):
-        u = rng.random(N)
+        rng.random(out=u)
         if kernel == "fast":
             sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, u)
         elif kernel == "sparse":
