@@ -6,6 +6,7 @@ from scipy import stats
 from comparisons.pairs import mh_beta as pair
 from handrolled import mh
 from handrolled import mh_beta as mb
+from tests.exact import z_scores
 from tests.wrong_samplers import (
     mh_beta_independence_without_hastings as sample_independence_without_hastings,
 )
@@ -16,19 +17,6 @@ from tests.wrong_samplers import (
 DATA = mb.default_data()
 TARGET = stats.beta(2.31, 0.627)
 Z = 4.0  # a few statistics per sampler; a correct sampler stays well inside
-
-
-def z_scores(x, dist):
-    """(estimate - truth) / MCSE for the mean, sd and 5 %, 50 %, 95 % quantiles."""
-    out = {
-        "mean": (x.mean() - dist.mean()) / mcse(x),
-        "sd": (x.std() - dist.std()) / mcse(x, method="sd"),
-    }
-    for p in (0.05, 0.5, 0.95):
-        out[f"q{round(100 * p)}"] = (np.quantile(x, p) - dist.ppf(p)) / mcse(
-            x, method="quantile", prob=p
-        )
-    return out
 
 
 # --- the target and its pieces ----------------------------------------------------
