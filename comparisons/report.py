@@ -471,6 +471,11 @@ def index_entry(result: PairResult, seconds: float) -> dict:
     }
 
 
+def _ratio(value: float) -> str:
+    """Return a speed ratio for people: ``353x``, ``4.2x``, ``0.47x``."""
+    return f"{value:,.0f}x" if value >= 10 else f"{value:.2g}x"
+
+
 def _rate(value: float) -> str:
     for scale, suffix in ((1e6, "M"), (1e3, "k")):
         if value >= scale:
@@ -499,7 +504,7 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
         cells = []
         for label, value in speeds.items():
             ratio = (
-                f" ({value / nuts:,.0f}x PyMC)" if nuts and label.startswith("handrolled") else ""
+                f" ({_ratio(value / nuts)} PyMC)" if nuts and label.startswith("handrolled") else ""
             )
             cells.append(f"{html.escape(label.split(':', 1)[-1])}: {_rate(value)}/s{ratio}")
         detail = "<br>".join(cells) or html.escape(e.get("error", ""))

@@ -27,3 +27,15 @@ def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path):
         write_atomic(target, object())  # not text: fails while writing
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_index_shows_speed_ratios_below_one(tmp_path):
+    from comparisons.report import write_index
+
+    entry = {
+        "name": "regression", "title": "t", "verdict": "agree", "seconds": 1.0,
+        "ess_per_second": {"handrolled:gibbs": 4.7e3, "handrolled:blocked": 2.4e6, "pymc": 1e4},
+    }  # fmt: skip
+    page = write_index([entry], tmp_path).read_text()
+    assert "gibbs: 4.7k/s (0.47x PyMC)" in page
+    assert "blocked: 2.4M/s (240x PyMC)" in page
