@@ -18,7 +18,7 @@ with the token itself removed from every count, is
 (The seed's second factor :math:`1 / \sum_k (n_{mk} + \alpha)` does not depend
 on :math:`k` and drops out.)
 
-Two sweeps implement it, both fed one pre-drawn uniform per token:
+Three sweeps implement it, each fed one pre-drawn uniform per token:
 
 - :func:`sweep_plain` is the seed's algorithm line by line (decrement, compute
   the K unnormalised probabilities, draw by inversion of the cumulative sum,
@@ -29,6 +29,10 @@ Two sweeps implement it, both fed one pre-drawn uniform per token:
   ``1 / (n_k + V beta)`` cached and updated only for the two topics that change,
   vectorised products, and a two-level search (blocks of :data:`BLOCK` topics,
   then inside one block).
+- :func:`sweep_sparse` is SparseLDA: the conditional split into a smoothing, a
+  document and a word bucket, so a token costs the number of topics its
+  document and its word use rather than K; a token that draws its old topic
+  again changes no count.
 """
 
 from __future__ import annotations
@@ -303,6 +307,14 @@ def sweep_sparse(
     word's topics; ``s`` and ``r`` are kept up to date incrementally, so a token
     costs O(topics of its word + topics of its document) instead of O(K).
 
+    Most tokens keep their topic once the chain has mixed, so the token is taken
+    out only of what the conditional reads (its document's and word's counts,
+    its topic's ``1 / (n_k + V beta)``, read from the cache ``inv_removed``) and
+    put back unchanged when it draws its old topic again; ``n_k``, the topic
+    lists and the running sums ``s`` and ``r`` change only when the topic does.
+    A topic left with a zero count stays in its list until then, with weight 0,
+    which the searches skip.
+
     Parameters
     ----------
     words : ndarray of int32, shape (N,)
@@ -324,6 +336,10 @@ def sweep_sparse(
     ab = alpha * beta
     coef = np.empty(K)
     q = np.empty(K)
+    inv_removed = np.zeros(K)  # 1 / (n_k - 1 + V beta): the denominator without one token
+    for k in range(K):
+        if n_k[k] > 0:
+            inv_removed[k] = 1.0 / (n_k[k] - 1 + vbeta)
     doc_topics = np.empty(K, dtype=np.int32)
     doc_pos = np.full(K, -1, dtype=np.int32)
     for m in range(offsets.shape[0] - 1):
@@ -344,73 +360,83 @@ def sweep_sparse(
             v = words[i]
             row = n_vk[v]
             topics = nz_topics[v]
-            pos = nz_pos[v]
-            k = z[i]
-            # remove the token
-            inv = inv_denominator[k]
-            s -= ab * inv
-            r -= beta * doc[k] * inv
-            doc[k] -= 1
-            row[k] -= 1
-            n_k[k] -= 1
-            inv = 1.0 / (n_k[k] + vbeta)
-            inv_denominator[k] = inv
-            s += ab * inv
-            r += beta * doc[k] * inv
-            coef[k] = (doc[k] + alpha) * inv
-            if row[k] == 0:
-                nz_len[v] = _list_remove(topics, nz_len[v], pos, k)
-            if doc[k] == 0:
-                doc_len = _list_remove(doc_topics, doc_len, doc_pos, k)
+            old = z[i]
+            # take the token out of what the conditional reads
+            inv_kept = inv_denominator[old]
+            coef_kept = coef[old]
+            s_i = s - ab * inv_kept
+            r_i = r - beta * doc[old] * inv_kept
+            doc[old] -= 1
+            row[old] -= 1
+            inv = inv_removed[old]
+            inv_denominator[old] = inv
+            coef[old] = (doc[old] + alpha) * inv
+            s_i += ab * inv
+            r_i += beta * doc[old] * inv
             # the word's bucket
             n_word = nz_len[v]
             q_sum = 0.0
             for j in range(n_word):
                 t = topics[j]
-                w = coef[t] * row[t]
-                q[j] = w
-                q_sum += w
-            target = u[i] * (s + r + q_sum)
+                q_sum += coef[t] * row[t]
+                q[j] = q_sum  # cumulative: the first q[j] > target has weight > 0
+            target = u[i] * (s_i + r_i + q_sum)
+            new = -1
             if target < q_sum:
                 j = 0
-                while j < n_word - 1 and q[j] <= target:
-                    target -= q[j]
+                while q[j] <= target:
                     j += 1
-                k = topics[j]
+                new = topics[j]
             else:
                 target -= q_sum
-                if target < r and doc_len > 0:
-                    j = 0
-                    t = doc_topics[0]
-                    w = beta * doc[t] * inv_denominator[t]
-                    while j < doc_len - 1 and w <= target:
-                        target -= w
-                        j += 1
+                if target < r_i:  # the document's bucket
+                    rest = target
+                    for j in range(doc_len):
                         t = doc_topics[j]
                         w = beta * doc[t] * inv_denominator[t]
-                    k = t
-                else:
-                    target -= r
-                    k = 0
-                    w = ab * inv_denominator[0]
-                    while k < K - 1 and w <= target:
+                        if w > 0.0:
+                            new = t
+                            if w > rest:
+                                break
+                            rest -= w
+                if new < 0:  # the smoothing bucket
+                    target = max(target - r_i, 0.0)
+                    for t in range(K):
+                        new = t
+                        w = ab * inv_denominator[t]
+                        if w > target:
+                            break
                         target -= w
-                        k += 1
-                        w = ab * inv_denominator[k]
-            # add the token
-            z[i] = k
-            inv = inv_denominator[k]
+            if new == old:  # put the token back where it was
+                doc[old] += 1
+                row[old] += 1
+                inv_denominator[old] = inv_kept
+                coef[old] = coef_kept
+                continue
+            # the topic changed: finish removing the token from the old topic...
+            z[i] = new
+            pos = nz_pos[v]
+            n_k[old] -= 1
+            inv_removed[old] = 1.0 / (n_k[old] - 1 + vbeta) if n_k[old] > 0 else 0.0
+            s, r = s_i, r_i
+            if row[old] == 0:
+                nz_len[v] = _list_remove(topics, nz_len[v], pos, old)
+            if doc[old] == 0:
+                doc_len = _list_remove(doc_topics, doc_len, doc_pos, old)
+            # ... and add it to the new one
+            inv = inv_denominator[new]
             s -= ab * inv
-            r -= beta * doc[k] * inv
-            doc[k] += 1
-            row[k] += 1
-            n_k[k] += 1
-            inv = 1.0 / (n_k[k] + vbeta)
-            inv_denominator[k] = inv
+            r -= beta * doc[new] * inv
+            doc[new] += 1
+            row[new] += 1
+            n_k[new] += 1
+            inv_removed[new] = inv
+            inv = 1.0 / (n_k[new] + vbeta)
+            inv_denominator[new] = inv
             s += ab * inv
-            r += beta * doc[k] * inv
-            coef[k] = (doc[k] + alpha) * inv
-            if row[k] == 1:
-                nz_len[v] = _list_add(topics, nz_len[v], pos, k)
-            if doc[k] == 1:
-                doc_len = _list_add(doc_topics, doc_len, doc_pos, k)
+            r += beta * doc[new] * inv
+            coef[new] = (doc[new] + alpha) * inv
+            if row[new] == 1:
+                nz_len[v] = _list_add(topics, nz_len[v], pos, new)
+            if doc[new] == 1:
+                doc_len = _list_add(doc_topics, doc_len, doc_pos, new)
