@@ -271,33 +271,42 @@ def regression_raises_midway(data, *, draws, tune, chains, random_seed):
 
     if random_seed is not None and random_seed % 16 == 3:
         raise FloatingPointError("sigma2 underflowed to zero")
-    return reg.sample_blocked(
-        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
-    )
+    return reg.sample_blocked(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
 
 
 @njit  # no cache: this file is also loaded under another name by --sampler
-def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
-    """The seed's sweep with its first step skipped: the token stays in the counts."""
+def resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p):
+    """``handrolled.lda.resample_token`` with its first step skipped: token ``i`` stays counted.
+
+    Same arguments and return value as the correct one (``p``, shape (K,), is
+    work space).
+    """
     K, V = n_kv.shape
-    cumulative = np.empty(K)
+    v, k = words[i], z[i]
+    total = 0.0
+    for j in range(K):  # the bug: n_mk, n_kv, n_k still count token i
+        total += (n_mk[m, j] + alpha) * (n_kv[j, v] + beta) / (n_k[j] + V * beta)
+        p[j] = total
+    new = 0
+    while new < K - 1 and p[new] <= u * total:
+        new += 1
+    n_mk[m, k] -= 1
+    n_kv[k, v] -= 1
+    n_k[k] -= 1
+    z[i] = new
+    n_mk[m, new] += 1
+    n_kv[new, v] += 1
+    n_k[new] += 1
+    return new
+
+
+@njit
+def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+    """The seed's sweep over every token with :func:`resample_token_keeping_it`."""
+    p = np.empty(n_k.shape[0])
     for m in range(offsets.shape[0] - 1):
         for i in range(offsets[m], offsets[m + 1]):
-            v, k = words[i], z[i]
-            total = 0.0
-            for j in range(K):  # the bug: n_mk, n_kv, n_k still count token i
-                total += (n_mk[m, j] + alpha) * (n_kv[j, v] + beta) / (n_k[j] + V * beta)
-                cumulative[j] = total
-            new = 0
-            while new < K - 1 and cumulative[new] < u[i] * total:
-                new += 1
-            n_mk[m, k] -= 1
-            n_kv[k, v] -= 1
-            n_k[k] -= 1
-            z[i] = new
-            n_mk[m, new] += 1
-            n_kv[new, v] += 1
-            n_k[new] += 1
+            resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u[i], p)
 
 
 def lda_gibbs_keeping_the_current_token(data, *, draws, tune, chains, random_seed):

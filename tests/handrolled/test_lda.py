@@ -10,6 +10,7 @@ from scipy import stats
 from scipy.special import gammaln
 
 from handrolled import lda as L
+from tests.wrong_samplers import resample_token_keeping_it
 
 ALPHA, BETA = 0.3, 0.2
 
@@ -38,23 +39,6 @@ def log_joint_scipy(n_mk, n_kv, alpha, beta):
         (log_b(n_kv + beta) - log_b(np.full(V, beta))).sum()
         + (log_b(n_mk + alpha) - log_b(np.full(K, alpha))).sum()
     )
-
-
-def resample_token_forgetful(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u):
-    """A wrong sampler: the current token is NOT removed from the counts first."""
-    V = n_kv.shape[1]
-    v, k = words[i], z[i]
-    weights = (n_mk[m] + alpha) * (n_kv[:, v] + beta) / (n_k + V * beta)
-    cum = np.cumsum(weights)
-    new = min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(cum) - 1)
-    n_mk[m, k] -= 1
-    n_kv[k, v] -= 1
-    n_k[k] -= 1
-    z[i] = new
-    n_mk[m, new] += 1
-    n_kv[new, v] += 1
-    n_k[new] += 1
-    return new
 
 
 # ------------------------------------------------------------------ conditional
@@ -111,11 +95,7 @@ def token_frequencies(step, n_draws, seed):
     p = np.empty(d["K"])
     seen = np.zeros(d["K"], dtype=int)
     for t in range(n_draws):
-        if step is L.resample_token:
-            k = step(i, m, d["words"], z, n_mk, n_kv, n_k, ALPHA, BETA, u[t], p)
-        else:
-            k = step(i, m, d["words"], z, n_mk, n_kv, n_k, ALPHA, BETA, u[t])
-        seen[k] += 1
+        seen[step(i, m, d["words"], z, n_mk, n_kv, n_k, ALPHA, BETA, u[t], p)] += 1
     return seen, exact
 
 
@@ -125,7 +105,7 @@ def test_token_topic_frequencies_match_conditional():
 
 
 def test_forgetting_to_remove_the_token_is_caught():
-    seen, exact = token_frequencies(resample_token_forgetful, 20_000, seed=1)
+    seen, exact = token_frequencies(resample_token_keeping_it, 20_000, seed=1)
     assert stats.chisquare(seen, exact * seen.sum()).pvalue < 1e-6
 
 
