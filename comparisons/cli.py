@@ -67,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sampler",
         metavar="SPEC",
         help="sampler under test, package.module:function or path/to/file.py:function "
-        "(default: the pair's hand-rolled sampler)",
+        "(default: the pair's hand-rolled sampler); 'pymc' runs the pair's PyMC twin "
+        "(--method sbc only)",
     )
     validate.add_argument("--method", required=True, choices=("geweke", "sbc"))
     validate.add_argument(

@@ -298,30 +298,106 @@ def check_output(
 
 
 def _run_pymc(label: str, model, settings, pair: Pair, step: str | None) -> Side:
+    start = time.perf_counter()
+    tree = _pymc_sample(model, pair, settings, step, progressbar=sys.stderr.isatty())
+    total = time.perf_counter() - start
+    sampling = float(tree["posterior"].attrs.get("sampling_time", total))
+    timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
+    library = tree["posterior"].attrs.get("inference_library")
+    sampler = _pymc_method(model, step, library)
+    return Side(label=label, sampler=sampler, tree=tree, timings=timings)
+
+
+def _pymc_sample(model, pair: Pair, settings, step: str | None = None, **extra) -> xr.DataTree:
+    """Run ``pm.sample`` on ``model`` with ``settings`` and the pair's ``pymc_kwargs``.
+
+    ``step`` names a step method of ``pymc`` that replaces ``pymc_kwargs`` (a
+    second reference); ``extra`` (``progressbar``, ``cores``...) overrides both.
+    """
     import pymc as pm
 
-    start = time.perf_counter()
-    with model:
-        kwargs = dict(pair.pymc_kwargs)
-        if step is not None:
-            kwargs = {"step": getattr(pm, step)()}
-        tree = pm.sample(
+    with model:  # a step method binds to the model on the context stack
+        kwargs = dict(pair.pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
+        kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
+        return pm.sample(
             draws=settings["draws"],
             tune=settings["tune"],
             chains=settings["chains"],
             random_seed=settings["seed"],
-            progressbar=sys.stderr.isatty(),
-            compute_convergence_checks=False,
             **kwargs,
         )
-    total = time.perf_counter() - start
-    sampling = float(tree["posterior"].attrs.get("sampling_time", total))
-    timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
-    return Side(label=label, sampler=_pymc_method(model, tree, step), tree=tree, timings=timings)
 
 
-def _pymc_method(model, tree: xr.DataTree, step: str | None) -> str:
-    """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``..."""
+@dataclass(frozen=True)
+class PymcTwin:
+    """The PyMC twin of a registered pair, as a sampler with the contract's signature.
+
+    ``PymcTwin("regression")(data, draws=..., tune=..., chains=..., random_seed=...)``
+    builds the pair's model from ``data`` and runs ``pm.sample`` with the pair's
+    ``pymc_kwargs``, as :func:`run_pair` does, on one core and quietly (Dask
+    already runs one replication per worker process). It holds only the pair's
+    name, so it pickles, and looks the pair up in :mod:`comparisons.registry`
+    when called. Every call builds and compiles a new model: that, not
+    sampling, is most of its cost (README, validate).
+
+    Parameters
+    ----------
+    pair_name : str
+        A registered pair.
+    """
+
+    pair_name: str
+
+    @property
+    def pair(self) -> Pair:
+        """The registered pair (:func:`comparisons.registry.get_pair`)."""
+        from comparisons.registry import get_pair
+
+        return get_pair(self.pair_name)
+
+    def __call__(self, data, *, draws, tune, chains, random_seed) -> dict[str, np.ndarray]:
+        """Sample the twin's posterior given ``data``.
+
+        Returns
+        -------
+        dict of str to ndarray
+            ``pair.variables``, each shaped (chains, draws, *event_shape).
+        """
+        pair = self.pair
+        model = load_callable(pair.model, argument="model")(data)
+        settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
+        posterior = _pymc_sample(model, pair, settings, cores=1, quiet=True)["posterior"]
+        return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}
+
+    def describe(self, data) -> str:
+        """Name the sampler the twin runs on ``data``, as the compare report does.
+
+        For example ``"NUTS (nutpie)"`` or ``"BinaryGibbsMetropolis"``; the model
+        is built but not compiled.
+        """
+        pair = self.pair
+        model = load_callable(pair.model, argument="model")(data)
+        return _pymc_method(model, None, pair.pymc_kwargs.get("nuts_sampler", _default_nuts()))
+
+
+def _default_nuts() -> str:
+    """Return the library ``pm.sample`` runs NUTS with when not told (its own test, mirrored)."""
+    from pymc.sampling import mcmc
+    from pytensor.compile.mode import get_mode
+    from pytensor.link.jax.linker import JAXLinker
+    from pytensor.link.numba.linker import NumbaLinker
+
+    meets = getattr(mcmc, "_nutpie_meets_min_version", lambda: mcmc.NUTPIE_INSTALLED)
+    linker = isinstance(get_mode(None).linker, NumbaLinker | JAXLinker)
+    return "nutpie" if linker and meets() else "pymc"
+
+
+def _pymc_method(model, step: str | None, library: str | None) -> str:
+    """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``...
+
+    ``library`` is the posterior's ``inference_library``; it is named only for NUTS
+    run outside PyMC.
+    """
     if step is not None:
         return step
     from pymc.sampling.mcmc import assign_step_methods
@@ -329,8 +405,7 @@ def _pymc_method(model, tree: xr.DataTree, step: str | None) -> str:
     with model:
         methods = sorted(cls.__name__ for cls in assign_step_methods(model)[1])
     name = " + ".join(methods) or "pm.sample"
-    library = tree["posterior"].attrs.get("inference_library")
-    return f"{name} ({library})" if library and library != "pymc" else name
+    return f"{name} ({library})" if methods == ["NUTS"] and library not in (None, "pymc") else name
 
 
 def _attach_quantities(pair: Pair, data, sides: Mapping[str, Side], reference) -> None:

@@ -128,3 +128,34 @@ def test_console_script_is_installed():
     )
     assert result.returncode == 2
     assert result.stderr.strip() == "mcmc-pairs: error: draws must be an integer >= 1, got -1"
+
+
+def test_validate_sampler_pymc_runs_the_twin(tmp_path, capsys):
+    code = cli.main(
+        ["validate", "bayes_net", "--sampler", "pymc", "--method", "sbc",
+         "--scheduler", "synchronous", "--replications", "20", "--draws", "120",
+         "--seed", "5", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert code == 0, capsys.readouterr()
+    document = json.loads((tmp_path / "bayes_net_sbc.json").read_text())
+    assert document["sampler"] == "pymc twin of bayes_net (BinaryGibbsMetropolis)"
+    assert document["verdict"] == "pass" and len(document["replications"]) == 20
+    assert (
+        "pymc twin of bayes_net (BinaryGibbsMetropolis)"
+        in (tmp_path / "bayes_net_sbc.html").read_text()
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["mh_normal", "--method", "sbc"], "pair 'mh_normal' samples a fixed target"),
+        (["regression", "--method", "geweke"], "--sampler pymc runs with --method sbc only"),
+    ],
+)
+def test_validate_sampler_pymc_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
+    code = cli.main(["validate", *argv, "--sampler", "pymc", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and message in err[0]
+    assert not any(tmp_path.iterdir())
