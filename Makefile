@@ -19,6 +19,7 @@ power: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # Execute every paired notebook at its full settings and render it, outputs
 # included, to reports/notebooks/<name>.html (the .ipynb are kept in sync with
