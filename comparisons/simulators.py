@@ -52,8 +52,8 @@ LDA on a small corpus
 The pair's bars corpus (40 documents, K = 10, V = 25) is far too large for
 hundreds of replications. Validation uses a small corpus drawn from the model
 itself (:data:`LDA_SETTING`): D = 6 documents of 24 tokens each, V = 9 words,
-K = 2 topics, alpha = 1 (flat over each document's two proportions) and
-beta = 0.5 (topics moderately sparse, so two prior topics usually differ):
+K = 3 topics, alpha = 1 (flat over each document's topic proportions) and
+beta = 0.5 (topics moderately sparse, so prior topics usually differ):
 
     theta_m ~ Dir(alpha),  phi_k ~ Dir(beta),
     z_mn ~ Cat(theta_m),   w_mn ~ Cat(phi_{z_mn}).
@@ -70,7 +70,7 @@ documents' proportions). Aligning the posterior draws to the prior draw
 (:func:`comparisons.pairs.lda.topic_permutation`) was not used: the aligned
 quantity would depend on the prior draw itself, so the prior draw and the
 posterior draws would no longer be exchangeable and the ranks of a correct
-sampler would not be exactly uniform (they pile up in the middle when the two
+sampler would not be exactly uniform (they pile up in the middle when two
 topics are close). Sorting is a function of the draw alone, so SBC and
 Geweke's test stay exact whatever labelling each chain settles in.
 """
