@@ -27,9 +27,11 @@ def test_clopper_pearson_matches_closed_forms():
 
 
 def test_every_wrong_sampler_and_correct_sampler_has_a_job_grouped_by_pair():
-    jobs = power.jobs(list(power.CORRECT), 3, 2)
+    jobs = power.jobs(list(power.CORRECT), 3, 2, 1)
     samplers = [j[2].removeprefix(power.W) for j in jobs]
-    assert set(samplers) == {s for v in power.CORRECT.values() for s in v} | set(power.WRONG)
+    handrolled = {s for v in power.CORRECT.values() for s in v}
+    assert set(samplers) == handrolled | set(power.WRONG) | {"pymc"}
+    assert [j[1] for j in jobs if j[2] == "pymc"] == list(power.TWIN_SBC)
     pairs = [j[1] for j in jobs]
     assert pairs == sorted(pairs, key=list(power.CORRECT).index)  # one block per pair
 
@@ -44,6 +46,7 @@ def test_power_on_one_pair(tmp_path, monkeypatch):
 
     monkeypatch.setattr(power.run, "run_pair", counting)
     argv = ["--pairs", "bivariate_normal", "--seeds-correct", "2", "--seeds-wrong", "2"]
+    argv += ["--seeds-twin", "1"]  # bivariate_normal has no prior: no twin row
     assert power.main([*argv, "--scheduler", "synchronous", "--out", str(tmp_path)]) == 0
     rows = {r["sampler"]: r for r in json.loads((tmp_path / "power.json").read_text())["rows"]}
     assert rows["handrolled.bivariate_normal:sample"]["compare"] == 0
