@@ -233,13 +233,18 @@ def main(argv=None) -> int:
         d = validate_data(
             {"docs": docs, "V": X.shape[1], "K": K, "alpha": args.alpha, "beta": args.beta}
         )
+        # Round robin: repeat r of every sampler runs before repeat r + 1 of any, so a
+        # slow spell of the machine hits all samplers alike, not one of them.
+        runs: dict[str, list] = {name: [] for name in runners}
+        for seed in range(1, args.repeats + 1):
+            for name in list(runs):
+                try:
+                    runs[name].append(runners[name](d, K, seed))
+                except ImportError:
+                    print(f"{K:>4}  {name:<18} {'not installed':>10}")
+                    del runs[name]
         topics = {}
-        for name, run in runners.items():
-            try:
-                results = [run(d, K, seed) for seed in range(1, args.repeats + 1)]
-            except ImportError:
-                print(f"{K:>4}  {name:<18} {'not installed':>10}")
-                continue
+        for name, results in runs.items():
             rate = N * args.iterations / statistics.median(r[0] for r in results) / 1e6
             ll = [r[1] for r in results]
             topics[name] = [r[2] for r in results]
