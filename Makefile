@@ -13,7 +13,7 @@ report: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q
 
-# Measured false alarms and power of compare, Geweke and SBC (~15 min; not in `make test`).
+# Measured false alarms and power of compare, Geweke and SBC (~45 min; not in `make test`).
 power: $(STAMP)
 	$(BIN)/python scripts/power.py --out benchmarks
 

@@ -73,7 +73,7 @@ SIZES = {
     "geweke": {"replications": 10, "steps": 200, "tune": 20},
     "sbc": {"replications": 200, "draws": 300, "tune": 100, "chains": 1},
 }
-"""Validation sizes used here (smaller than the CLI defaults, to fit ~15 minutes)."""
+"""Validation sizes used here (smaller than the CLI defaults: the study fits in an hour)."""
 
 
 def compare(pair_name: str, sampler: str, seed: int, references: dict) -> bool:
