@@ -174,10 +174,8 @@ def _count(value, runs: int) -> str:
 
 def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """Exact (Clopper-Pearson) two-sided interval of a binomial rate from ``k`` of ``n``."""
-    a = (1 - level) / 2
-    low = stats.beta.ppf(a, k, n - k + 1) if k > 0 else 0.0
-    high = stats.beta.ppf(1 - a, k + 1, n - k) if k < n else 1.0
-    return float(low), float(high)
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
+    return float(ci.low), float(ci.high)
 
 
 def render(doc, args) -> str:
