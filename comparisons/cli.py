@@ -39,14 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("list", help="list the registered pairs")
 
-    compare = sub.add_parser("compare", help="run both sides of one pair and compare them")
-    compare.add_argument("name", help="pair name (see `mcmc-pairs list`)")
+    compare = sub.add_parser(
+        "compare",
+        help="run both sides of one pair (or your --model against your --sampler) and compare",
+    )
+    compare.add_argument("name", nargs="?", help="pair name (see `mcmc-pairs list`)")
     compare.add_argument(
         "--sampler",
         metavar="SPEC",
         help="your sampler, package.module:function or path/to/file.py:function; "
         "it replaces the hand-rolled side",
     )
+    _add_model_arguments(compare)
     for flag, help_text in (
         ("--draws", "kept draws per chain"),
         ("--tune", "discarded tuning draws per chain"),
@@ -62,7 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate = sub.add_parser(
         "validate", help="Geweke's joint-distribution test or SBC of one sampler"
     )
-    validate.add_argument("name", help="pair name (a pair that conditions on data)")
+    validate.add_argument(
+        "name", nargs="?", help="pair name (a pair that conditions on data), or use --model"
+    )
+    _add_model_arguments(validate)
     validate.add_argument(
         "--sampler",
         metavar="SPEC",
@@ -88,6 +95,53 @@ def build_parser() -> argparse.ArgumentParser:
         validate.add_argument(flag, type=_count, help=help_text)
     validate.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
     return parser
+
+
+def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--model``, ``--data`` and ``--name``: bring your own model instead of NAME."""
+    parser.add_argument(
+        "--model",
+        metavar="SPEC",
+        help="your PyMC model instead of a pair NAME: build_model(data) -> pm.Model, "
+        "as path/to/file.py:function or package.module:function (needs --data, --sampler)",
+    )
+    parser.add_argument(
+        "--data", metavar="FILE", help="data for --model: a .json, .npz or .csv file"
+    )
+    parser.add_argument(
+        "--name", dest="report_name", metavar="NAME",
+        help="report name with --model (default: the model module's stem)",
+    )  # fmt: skip
+
+
+def _pair_and_data(args):
+    """Return ``(pair, data)``: a registered pair (data None) or the user's --model pair."""
+    model, data_file, report_name = args.model, args.data, args.report_name
+    if args.name is not None:
+        if model is not None:
+            raise UsageError(
+                f"give a pair NAME or --model, not both (got {args.name!r} and --model)"
+            )
+        for flag, value in (("--data", data_file), ("--name", report_name)):
+            if value is not None:
+                raise UsageError(f"{flag} goes with --model, not with a pair NAME")
+        from comparisons.registry import get_pair
+
+        return get_pair(args.name), None
+    if model is None:
+        raise UsageError(
+            "give a pair NAME (see `mcmc-pairs list`) or --model SPEC --data FILE --sampler SPEC"
+        )
+    if data_file is None:
+        raise UsageError("--model needs --data FILE (.json, .npz or .csv)")
+    if args.sampler is None:
+        raise UsageError("--model needs --sampler SPEC, the sampler to compare with the model")
+    from comparisons.byom import model_pair
+    from comparisons.datafile import read_data
+
+    data = read_data(data_file)
+    sampler = None if args.sampler == "pymc" else args.sampler
+    return model_pair(model, data, sampler, name=report_name), data
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,22 +178,21 @@ def _list() -> int:
 
 
 def _compare(args) -> int:
-    from comparisons.registry import get_pair
-
-    pair = get_pair(args.name)
-    result = _run(pair, args)
+    pair, data = _pair_and_data(args)
+    result = _run(pair, args, data)
     html_path, json_path = _write(result, args.out)
     _print_summary(result)
     print(f"wrote {html_path} and {json_path}")
     return EXIT_AGREE if result.verdict == "agree" else EXIT_DISAGREE
 
 
-def _run(pair, args):
+def _run(pair, args, data=None):
     from comparisons.run import run_pair
 
     return run_pair(
         pair,
         sampler=getattr(args, "sampler", None),
+        data=data,
         draws=getattr(args, "draws", None),
         tune=getattr(args, "tune", None),
         chains=getattr(args, "chains", None),
@@ -168,10 +221,9 @@ def _print_summary(result) -> None:
 
 
 def _validate(args) -> int:
-    from comparisons.registry import get_pair
     from comparisons.validation import PASS, ValidationError, validate, write_validation_report
 
-    pair = get_pair(args.name)
+    pair, _ = _pair_and_data(args)
     names = ("replications", "steps", "draws", "tune", "chains", "seed")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:

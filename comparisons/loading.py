@@ -31,18 +31,33 @@ def load_callable(spec: str, *, argument: str = "--sampler") -> Callable:
             f"{argument} must look like package.module:function or path/to/file.py:function, "
             f"got {spec!r}"
         )
-    if target.endswith(".py") and not Path(target).is_file():
-        raise ValueError(f"{argument} file {target!r} does not exist")
-    try:
-        module = _import_file(target) if target.endswith(".py") else importlib.import_module(target)
-    except Exception as exc:  # any import-time failure of user code is an input error
-        raise ValueError(
-            f"{argument} {spec!r} does not import: {type(exc).__name__}: {exc}"
-        ) from None
+    module = load_module(target, argument=argument, spec=spec)
     func = getattr(module, attr, None)
     if not callable(func):
         raise ValueError(f"{argument} {spec!r}: {target} has no callable named {attr!r}")
     return func
+
+
+def load_module(target: str, *, argument: str = "--sampler", spec: str | None = None):
+    """Import and return the module ``target`` (``package.module`` or ``path/to/file.py``).
+
+    A file is imported once per process under a stable name, so every caller
+    (and numba's on-disk cache) sees the same module.
+
+    Raises
+    ------
+    ValueError
+        If the file does not exist or the module does not import.
+    """
+    spec = target if spec is None else spec
+    if target.endswith(".py") and not Path(target).is_file():
+        raise ValueError(f"{argument} file {target!r} does not exist")
+    try:
+        return _import_file(target) if target.endswith(".py") else importlib.import_module(target)
+    except Exception as exc:  # any import-time failure of user code is an input error
+        raise ValueError(
+            f"{argument} {spec!r} does not import: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def _import_file(path: str):
@@ -50,6 +65,8 @@ def _import_file(path: str):
     # A stable name (the same in every process) keeps numba's on-disk caches valid.
     digest = hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
     name = f"_mcmc_pairs_user_{file.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
     module_spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module

@@ -22,6 +22,8 @@ import xarray as xr
 from comparisons import agreement
 from comparisons.loading import load_callable
 from comparisons.pair import ExactMarginal, Pair
+from comparisons.witness import ModelWitness
+from comparisons.witness import build as build_model
 
 PYMC = "pymc"
 DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
@@ -143,9 +145,15 @@ def run_pair(
             raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")
         data = pymc_from.data
     data = pair.load_data() if data is None else data
-    build_model = load_callable(pair.model, argument="model")
-    model = build_model(data)  # validates the data
-    shapes = {name: tuple(int(s) for s in model.eval_rv_shapes()[name]) for name in pair.variables}
+    witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
+    model = witness.model
+    unknown = [v for v in pair.variables if v not in witness.variables]
+    if unknown:
+        raise ValueError(
+            f"pair {pair.name}: variables {unknown} are not free variables of its model "
+            f"{witness.name} (free variables: {list(witness.variables)})"
+        )
+    shapes = {name: witness.variables[name] for name in pair.variables}
 
     if sampler is None:
         samplers = {f"handrolled:{name}": spec for name, spec in pair.handrolled.items()}
@@ -170,7 +178,7 @@ def run_pair(
         say(f"[{pair.name}] {label}: done in {sides[label].timings['total_s']:.2f} s")
 
     reference = dict(pair.reference(data)) if pair.reference else {}
-    _attach_quantities(pair, data, sides, reference)
+    _attach_quantities(pair, data, sides, reference, witness)
     compared = [(label, PYMC) for label in sides if label != PYMC]
     _, checks, summaries = agreement.compare_draws(
         {label: side.quantities for label, side in sides.items()},
@@ -285,6 +293,13 @@ def check_output(
         raise SamplerError(
             f"sampler {name} did not return variable(s) {missing}; expected {list(variables)}"
         )
+    returned = output["posterior"].data_vars if isinstance(output, xr.DataTree) else output
+    extra = [str(v) for v in returned if v not in arrays]
+    if extra:
+        raise SamplerError(
+            f"sampler {name} returned variable(s) {extra} that the model does not have; "
+            f"expected {list(variables)}"
+        )
     for var, values in arrays.items():
         expected = (chains, draws, *shapes[var])
         if values.shape != expected:
@@ -330,30 +345,45 @@ def _pymc_sample(model, pair: Pair, settings, step: str | None = None, **extra) 
 
 @dataclass(frozen=True)
 class PymcTwin:
-    """The PyMC twin of a registered pair, as a sampler with the contract's signature.
+    """The PyMC twin of a pair, as a sampler with the contract's signature.
 
     ``PymcTwin("regression")(data, draws=..., tune=..., chains=..., random_seed=...)``
     builds the pair's model from ``data`` and runs ``pm.sample`` with the pair's
     ``pymc_kwargs``, as :func:`run_pair` does, on one core and quietly (Dask
-    already runs one replication per worker process). It holds only the pair's
-    name, so it pickles, and looks the pair up in :mod:`comparisons.registry`
-    when called. Every call builds and compiles a new model: that, not
-    sampling, is most of its cost (README, validate).
+    already runs one replication per worker process). It holds a registered
+    pair's name (looked up in :mod:`comparisons.registry` when called) or a
+    :class:`~comparisons.pair.Pair` itself (a user's pair, whose model is an
+    import string), so it pickles. Every call builds and compiles a new model:
+    that, not sampling, is most of its cost (README, validate).
 
     Parameters
     ----------
-    pair_name : str
-        A registered pair.
+    pair_ref : str or Pair
+        A registered pair's name, or a pair.
     """
 
-    pair_name: str
+    pair_ref: str | Pair
 
     @property
     def pair(self) -> Pair:
-        """The registered pair (:func:`comparisons.registry.get_pair`)."""
+        """The pair (a registered one through :func:`comparisons.registry.get_pair`)."""
+        if isinstance(self.pair_ref, Pair):
+            return self.pair_ref
         from comparisons.registry import get_pair
 
-        return get_pair(self.pair_name)
+        return get_pair(self.pair_ref)
+
+    @classmethod
+    def of(cls, pair: Pair) -> PymcTwin:
+        """Return the twin of ``pair``: by name when it is registered, else holding it."""
+        from comparisons.registry import PAIRS
+
+        return cls(pair.name) if any(p is pair for p in PAIRS) else cls(pair)
+
+    @property
+    def pair_name(self) -> str:
+        """The pair's name."""
+        return self.pair_ref.name if isinstance(self.pair_ref, Pair) else self.pair_ref
 
     def __call__(self, data, *, draws, tune, chains, random_seed) -> dict[str, np.ndarray]:
         """Sample the twin's posterior given ``data``.
@@ -364,7 +394,7 @@ class PymcTwin:
             ``pair.variables``, each shaped (chains, draws, *event_shape).
         """
         pair = self.pair
-        model = load_callable(pair.model, argument="model")(data)
+        model = build_model(pair.model, data, argument="model")
         settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
         posterior = _pymc_sample(model, pair, settings, cores=1, quiet=True)["posterior"]
         return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}
@@ -376,7 +406,7 @@ class PymcTwin:
         is built but not compiled.
         """
         pair = self.pair
-        model = load_callable(pair.model, argument="model")(data)
+        model = build_model(pair.model, data, argument="model")
         return _pymc_method(model, None, pair.pymc_kwargs.get("nuts_sampler", _default_nuts()))
 
 
@@ -408,8 +438,14 @@ def _pymc_method(model, step: str | None, library: str | None) -> str:
     return f"{name} ({library})" if methods == ["NUTS"] and library not in (None, "pymc") else name
 
 
-def _attach_quantities(pair: Pair, data, sides: Mapping[str, Side], reference) -> None:
-    """Give every side its quantities: aligned components, products, derived ones."""
+def _attach_quantities(
+    pair: Pair, data, sides: Mapping[str, Side], reference, witness: ModelWitness
+) -> None:
+    """Give every side its quantities: aligned components, products, derived ones.
+
+    The derived ones are the pair's own ``derived`` quantities and PyMC's
+    ``log_prior`` and ``log_likelihood`` of every draw (:mod:`comparisons.witness`).
+    """
     posteriors = {label: side.tree["posterior"].to_dataset() for label, side in sides.items()}
     if pair.align is not None:
         target = posteriors[PYMC].isel(chain=[0]).mean(("chain", "draw"))
@@ -428,12 +464,14 @@ def _attach_quantities(pair: Pair, data, sides: Mapping[str, Side], reference) -
         )
     for label, side in sides.items():
         parts = [components[label], agreement.centred_products(components[label], centers)]
+        derived = dict(witness.log_density(posteriors[label]))
         if pair.derived is not None:
-            for qname, values in pair.derived(posteriors[label], data, centers).items():
-                da = values.transpose("chain", "draw").drop_vars(
-                    [c for c in values.coords if c not in ("chain", "draw")]
-                )
-                parts.append(da.expand_dims(quantity=[qname], axis=-1))
+            derived.update(pair.derived(posteriors[label], data, centers))
+        for qname, values in derived.items():
+            da = values.transpose("chain", "draw").drop_vars(
+                [c for c in values.coords if c not in ("chain", "draw")]
+            )
+            parts.append(da.expand_dims(quantity=[qname], axis=-1))
         parts = [p.drop_vars([c for c in p.coords if c != "quantity"]) for p in parts]
         side.quantities = xr.concat(parts, dim="quantity")
 

@@ -131,6 +131,9 @@ class Simulator:
     simulate: Callable[[Mapping, Mapping, np.random.Generator], dict]
     test_params: Callable[[Mapping, Mapping], dict] | None = None
     """Label-invariant replacement of the variables' components (LDA), or ``None``."""
+    witness: Any = None
+    """The :class:`comparisons.witness.ModelWitness` that simulates, when the model does;
+    its ``log_prior`` and ``log_likelihood`` join the test quantities."""
 
 
 @dataclass
@@ -172,27 +175,53 @@ class ValidationResult:
 def simulator_for(pair: Pair) -> Simulator:
     """Return the pair's validation data, prior and simulator.
 
+    A pair that declares ``validation_data``, ``prior`` and ``simulate`` uses
+    them. Any other pair is simulated from its model's prior predictive
+    (:class:`comparisons.witness.ModelWitness`) under its own data, with
+    ``validation_data`` (when declared) as the design: every free and every
+    observed variable is drawn, and each observed draw goes into the data under
+    its own name.
+
     Raises
     ------
     ValueError
-        If the pair declares no prior or simulator (a fixed target).
+        If the model has no observed variable (a fixed target), has a
+        potential or an improper prior, or names an observed variable after no
+        data key.
     """
     from comparisons import simulators
+    from comparisons.witness import ModelWitness
 
     specs = (pair.validation_data, pair.prior, pair.simulate)
     if None in specs:
         specs = simulators.EXTRA.get(pair.name, specs)
-    if None in specs:
+    spec = simulators.TEST_PARAMS.get(pair.name)
+    test_params = None if spec is None else load_callable(spec, argument="pair simulator")
+    if None not in specs:
+        data_fn, prior, simulate = (load_callable(s, argument="pair simulator") for s in specs)
+        return Simulator(
+            pair=pair, data=data_fn(), prior=prior, simulate=simulate, test_params=test_params
+        )
+    data = (
+        load_callable(pair.validation_data, argument="pair simulator")()
+        if pair.validation_data is not None
+        else pair.load_data()
+    )
+    witness = ModelWitness(pair.model, data, argument="model")
+    if not witness.observed and not witness.potentials:
         raise ValueError(
             f"pair {pair.name!r} samples a fixed target: there is no data to simulate, so "
             f"Geweke's test and SBC do not apply; its exact-answer checks run with "
             f"`mcmc-pairs compare {pair.name}`"
         )
-    data_fn, prior, simulate = (load_callable(s, argument="pair simulator") for s in specs)
-    spec = simulators.TEST_PARAMS.get(pair.name)
-    test_params = None if spec is None else load_callable(spec, argument="pair simulator")
+    witness.check_generative()
     return Simulator(
-        pair=pair, data=data_fn(), prior=prior, simulate=simulate, test_params=test_params
+        pair=pair,
+        data=data,
+        prior=witness.draw_prior,
+        simulate=witness.simulate,
+        test_params=test_params,
+        witness=witness,
     )
 
 
@@ -245,6 +274,7 @@ def test_quantities(
     squares: bool,
     sums: bool,
     test_params: Callable[[Mapping, Mapping], dict] | None = None,
+    witness: Any = None,
 ) -> tuple[np.ndarray, list[str]]:
     """Return the test functions of every draw in ``params``.
 
@@ -265,6 +295,8 @@ def test_quantities(
         when given, the components are those of its output instead of the
         pair's variables (label-invariant quantities for exchangeable labels,
         :data:`comparisons.simulators.TEST_PARAMS`); ``derived`` still sees ``params``.
+    witness : ModelWitness, optional
+        Adds PyMC's ``log_prior`` and ``log_likelihood`` of every draw given ``data``.
 
     Returns
     -------
@@ -298,14 +330,17 @@ def test_quantities(
             if sums:
                 out.append(comp[..., i : i + 1] + comp[..., j : j + 1])
                 labels.append(f"{names[i]}+{names[j]}")
-    if pair.derived is not None:
+    if pair.derived is not None or witness is not None:
         ds = xr.Dataset(
             {
                 var: (("chain", "draw", *(f"{var}_dim_{k}" for k in range(np.ndim(v) - 2))), v)
                 for var, v in params.items()
             }
         )
-        for qname, da in pair.derived(ds, data, dict.fromkeys(names, 0.0)).items():
+        derived = {} if witness is None else dict(witness.log_density(ds, data))
+        if pair.derived is not None:
+            derived.update(pair.derived(ds, data, dict.fromkeys(names, 0.0)))
+        for qname, da in derived.items():
             out.append(np.asarray(da.transpose("chain", "draw").values, float)[..., None])
             labels.append(qname)
     return np.concatenate(out, axis=-1), labels
@@ -398,7 +433,13 @@ def geweke_replication(
         theta = sim.prior(data, rng_mc)
         y = sim.simulate(data, theta, rng_mc)
         values, names = test_quantities(
-            pair, _one_draw(theta), y, squares=True, sums=False, test_params=sim.test_params
+            pair,
+            _one_draw(theta),
+            y,
+            squares=True,
+            sums=False,
+            test_params=sim.test_params,
+            witness=sim.witness,
         )
         marginal.append(values[0, 0])
     successive = []
@@ -413,7 +454,13 @@ def geweke_replication(
         post = check_output(_call(name, func, y, **kwargs), theta, name, 1, 1)
         theta = {k: post[k][0, 0] for k in theta}
         values, names = test_quantities(
-            pair, post, y, squares=True, sums=False, test_params=sim.test_params
+            pair,
+            post,
+            y,
+            squares=True,
+            sums=False,
+            test_params=sim.test_params,
+            witness=sim.witness,
         )
         successive.append(values[0, 0])
     return {
@@ -461,10 +508,22 @@ def sbc_replication(
     )  # fmt: skip
     post = check_output(output, theta, name, chains, draws)
     q_post, names = test_quantities(
-        sim.pair, post, y, squares=False, sums=True, test_params=sim.test_params
+        sim.pair,
+        post,
+        y,
+        squares=False,
+        sums=True,
+        test_params=sim.test_params,
+        witness=sim.witness,
     )
     q_true, _ = test_quantities(
-        sim.pair, _one_draw(theta), y, squares=False, sums=True, test_params=sim.test_params
+        sim.pair,
+        _one_draw(theta),
+        y,
+        squares=False,
+        sums=True,
+        test_params=sim.test_params,
+        witness=sim.witness,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities have NaN ESS
@@ -778,7 +837,7 @@ def validate(
     if sampler is None:
         sampler = next(iter(pair.handrolled.values()))
     if sampler == PYMC:
-        sampler = PymcTwin(pair.name)
+        sampler = PymcTwin.of(pair)
     if isinstance(sampler, PymcTwin):
         name = _check_twin(sampler, pair, method, sim)
     else:

@@ -134,16 +134,34 @@ def test_scalar_components_are_labelled_like_arviz():
     np.testing.assert_array_equal(comps.sel(quantity="m[1, 0]"), post["m"][:, :, 1, 0])
 
 
-def test_no_products_beyond_the_component_limit():
-    n = agreement.MAX_COMPONENTS_FOR_PRODUCTS + 1
-    post = xr.Dataset({"v": (("chain", "draw", "k"), np.zeros((2, 3, n)))})
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        (1, 0),
+        (10, 45),  # eight schools: mu, tau2, theta[0..7]: every pair
+        (agreement.ALL_PAIRS_UP_TO, 66),
+        (agreement.ALL_PAIRS_UP_TO + 1, agreement.ALL_PAIRS_UP_TO),  # neighbours
+        (650, agreement.MAX_PRODUCTS),  # LDA's theta and phi: bounded
+    ],
+)
+def test_products_follow_the_documented_bound(n, expected):
+    pairs = agreement.product_pairs(n)
+    assert len(pairs) == expected
+    assert all(0 <= i < j < n for i, j in pairs)
+    if n > agreement.ALL_PAIRS_UP_TO:
+        assert all(j == i + 1 for i, j in pairs)
+        assert pairs[0] == (0, 1) and pairs[-1] == (n - 2, n - 1)  # both ends covered
+
+
+def test_centred_products_are_named_and_centred():
+    rng = np.random.default_rng(0)
+    post = xr.Dataset({"v": (("chain", "draw", "k"), rng.normal(size=(2, 3, 3)))})
     comps = agreement.scalar_components(post, ["v"])
-    assert (
-        agreement.centred_products(comps, dict.fromkeys(comps["quantity"].values, 0.0)).sizes[
-            "quantity"
-        ]
-        == 0
-    )
+    centers = {"v[0]": 1.0, "v[1]": -2.0, "v[2]": 0.5}
+    products = agreement.centred_products(comps, centers)
+    assert list(products["quantity"].values) == ["v[0]*v[1]", "v[0]*v[2]", "v[1]*v[2]"]
+    expected = (post["v"][..., 0] - 1.0) * (post["v"][..., 2] - 0.5)
+    np.testing.assert_allclose(products.sel(quantity="v[0]*v[2]"), expected)
 
 
 def test_exact_marginal_statistics():
