@@ -22,7 +22,7 @@ import xarray as xr
 from comparisons import agreement
 from comparisons.loading import load_callable
 from comparisons.pair import ExactMarginal, Pair
-from comparisons.witness import ModelWitness
+from comparisons.witness import LOG_DENSITIES, ModelWitness
 from comparisons.witness import build as build_model
 
 PYMC = "pymc"
@@ -462,9 +462,15 @@ def _attach_quantities(
             if exact is not None and exact.mean is not None
             else float(components[PYMC].sel(quantity=name).mean())
         )
+    log_densities = {label: witness.log_density(post) for label, post in posteriors.items()}
+    for name in LOG_DENSITIES:
+        values = [ld[name].values for ld in log_densities.values() if name in ld]
+        if values and all(np.all(v == values[0].flat[0]) for v in values):
+            for ld in log_densities.values():  # constant everywhere (a flat prior): no information
+                ld.pop(name, None)
     for label, side in sides.items():
         parts = [components[label], agreement.centred_products(components[label], centers)]
-        derived = dict(witness.log_density(posteriors[label]))
+        derived = dict(log_densities[label])
         if pair.derived is not None:
             derived.update(pair.derived(posteriors[label], data, centers))
         for qname, values in derived.items():

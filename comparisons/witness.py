@@ -136,7 +136,10 @@ class ModelWitness:
         out = np.empty((2, chains, n_draws))
         for c in range(chains):
             for d in range(n_draws):
-                values = func(*(v[c, d] for v in draws), *observed)
+                try:
+                    values = func(*(v[c, d] for v in draws), *observed)
+                except (IndexError, ValueError, TypeError, OverflowError):
+                    values = (-np.inf, -np.inf)  # say, a category index outside its table
                 out[:, c, d] = [float(values[0]), float(values[1])]
         out[np.isnan(out)] = -np.inf  # NaN log density: a draw no parameter can explain
         dims = ("chain", "draw")
@@ -244,7 +247,9 @@ class ModelWitness:
                 )
                 names = [rv.name for rv in observed]
             try:
-                func = pm.pytensorf.compile(inputs, outputs, random_seed=False)
+                func = pm.pytensorf.compile(
+                    inputs, outputs, random_seed=False, on_unused_input="ignore"
+                )
             except Exception as exc:
                 raise ValueError(
                     f"{self.argument} {self.name}: cannot simulate from the model "

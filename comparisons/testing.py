@@ -1,0 +1,149 @@
+"""Compare your sampler with your PyMC model from Python, and assert agreement in your tests.
+
+In the manner of :mod:`numpy.testing`::
+
+    from comparisons.testing import assert_agree
+
+    def test_my_gibbs_sampler():
+        assert_agree(build_model, my_gibbs, data, draws=1000, seed=1)
+
+:func:`compare` runs the same comparison as ``mcmc-pairs compare --model ...
+--data ... --sampler ...`` and returns the result; :func:`assert_agree` raises
+``AssertionError`` listing the failed checks unless the verdict is ``agree``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from comparisons.agreement import AGREE
+
+
+def compare(
+    build_model: str | Callable,
+    sampler: str | Callable,
+    data: Mapping | str | Path,
+    *,
+    name: str | None = None,
+    draws: int | None = None,
+    tune: int | None = None,
+    chains: int | None = None,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+    **extras: Any,
+):
+    """Run a user's sampler against a user's PyMC model and compare them.
+
+    Parameters
+    ----------
+    build_model : callable or str
+        ``build_model(data) -> pm.Model``, or its import string.
+    sampler : callable or str
+        ``sample(data, *, draws, tune, chains, random_seed)``, or its import string.
+    data : mapping, str or Path
+        The data, or a ``.json``/``.npz``/``.csv`` file
+        (:func:`comparisons.datafile.read_data`).
+    name : str, optional
+        The comparison's name (reports); default the model module's stem.
+    draws, tune, chains, seed : int, optional
+        Settings shared by both sides; default the model module's ``SETTINGS``,
+        then 1000, 1000, 4 and a fixed seed.
+    out : str or Path, optional
+        When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
+    progress : callable, optional
+        Receives one line per stage (default: stderr).
+    **extras
+        ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
+        (override the model module's optional pieces, :mod:`comparisons.byom`).
+
+    Returns
+    -------
+    comparisons.run.PairResult
+        ``verdict`` (``"agree"``, ``"disagree"``, ``"not converged"``),
+        ``checks`` (a DataFrame: comparison, kind, quantity, statistic, value,
+        threshold, passed) and ``summaries`` (per side, a DataFrame of
+        statistics, MCSEs, ESS and R-hat per quantity).
+
+    Raises
+    ------
+    ValueError
+        Bad input: a model that raises or is not a ``pm.Model``, unreadable
+        data, bad settings, a sampler that raises or returns the wrong names
+        or shapes.
+    """
+    from comparisons.byom import model_pair
+    from comparisons.datafile import read_data
+    from comparisons.run import run_pair
+
+    if isinstance(data, str | Path):
+        data = read_data(data, argument="data")
+    pair = model_pair(build_model, data, sampler, name=name, **extras)
+    result = run_pair(
+        pair,
+        sampler=sampler,
+        data=data,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        seed=seed,
+        progress=progress,
+    )
+    if out is not None:
+        from comparisons.report import write_pair_report
+
+        write_pair_report(result, Path(out))
+    return result
+
+
+def assert_agree(
+    build_model: str | Callable, sampler: str | Callable, data: Mapping | str | Path, **kwargs
+):
+    """Assert that a sampler agrees with the PyMC model; return the result when it does.
+
+    Parameters
+    ----------
+    build_model, sampler, data, **kwargs
+        As for :func:`compare`.
+
+    Returns
+    -------
+    comparisons.run.PairResult
+
+    Raises
+    ------
+    AssertionError
+        When the verdict is not ``agree``: the message gives the verdict and
+        lists the failed checks (worst first, at most 20).
+    """
+    result = compare(build_model, sampler, data, **kwargs)
+    if result.verdict != AGREE:
+        raise AssertionError(failure_message(result))
+    return result
+
+
+def failure_message(result, limit: int = 20) -> str:
+    """Return the verdict and the failed checks of ``result`` as lines of text.
+
+    Support failures come first, then the z-checks (largest ``|z|`` first), then
+    the convergence gates.
+    """
+    checks = result.checks
+    failed = checks[~checks["passed"].astype(bool)]
+    lines = [
+        f"{result.pair.name}: verdict {result.verdict!r}, "
+        f"{len(failed)} of {len(checks)} checks failed"
+    ]
+    rank = failed["kind"].map({"support": 0, "agreement": 1, "exact": 2}).fillna(3)
+    size = -failed["value"].abs().fillna(float("inf"))  # the largest |z| first within a kind
+    failed = failed.assign(_rank=rank, _size=size).sort_values(["_rank", "_size"])
+    for row in failed.head(limit).itertuples():
+        lines.append(
+            f"  {row.comparison} [{row.kind}] {row.quantity} {row.statistic}: "
+            f"{row.value:.4g} (threshold {row.threshold:.4g})"
+        )
+    if len(failed) > limit:
+        lines.append(f"  ... and {len(failed) - limit} more")
+    return "\n".join(lines)

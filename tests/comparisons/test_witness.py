@@ -1,0 +1,108 @@
+"""PyMC as the witness: log densities of any draws, and simulations from the prior predictive."""
+
+import pickle
+
+import numpy as np
+import pytest
+import xarray as xr
+from scipy import stats
+
+from comparisons.simulators import regression_validation_data
+from comparisons.witness import ModelWitness
+
+MODEL = "models.regression:build_model"
+
+
+def draws(beta0, beta1, sigma2):
+    """One chain of draws as a posterior Dataset, shape (1, n)."""
+    return xr.Dataset(
+        {
+            name: (("chain", "draw"), np.atleast_1d(np.asarray(v, dtype=float))[None])
+            for name, v in (("beta0", beta0), ("beta1", beta1), ("sigma2", sigma2))
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def witness():
+    return ModelWitness(MODEL, regression_validation_data())
+
+
+def test_variables_and_observed_come_from_the_model(witness):
+    assert witness.variables == {"beta0": (), "beta1": (), "sigma2": ()}
+    assert witness.observed == ("weight",) and witness.potentials == ()
+
+
+def test_log_densities_match_the_formulas(witness):
+    data = witness.data
+    b0, b1, s2 = np.array([0.3, -1.0]), np.array([0.5, 2.0]), np.array([0.7, 2.5])
+    got = witness.log_density(draws(b0, b1, s2))
+    prior = (
+        stats.norm(0, np.sqrt(data["m0"])).logpdf(b0)
+        + stats.norm(0, np.sqrt(data["m1"])).logpdf(b1)
+        + stats.invgamma(data["epsilon"], scale=data["epsilon"]).logpdf(s2)
+    )
+    mean = b0[:, None] + b1[:, None] * data["height"][None]
+    lik = stats.norm(mean, np.sqrt(s2)[:, None]).logpdf(data["weight"][None]).sum(axis=1)
+    np.testing.assert_allclose(got["log_prior"].values[0], prior, rtol=1e-6)
+    np.testing.assert_allclose(got["log_likelihood"].values[0], lik, rtol=1e-6)
+
+
+def test_a_draw_outside_the_support_has_log_density_minus_inf(witness):
+    got = witness.log_density(draws([0.0, 0.0], [0.0, 0.0], [1.0, -1.0]))
+    assert np.isfinite(got["log_prior"].values[0, 0])
+    assert got["log_prior"].values[0, 1] == -np.inf
+
+
+def test_prior_predictive_is_reproducible_and_keeps_the_design(witness):
+    data = witness.data
+    params = witness.draw_prior(data, np.random.default_rng(1))
+    assert params == witness.draw_prior(data, np.random.default_rng(1))
+    assert set(params) == {"beta0", "beta1", "sigma2"} and params["sigma2"] > 0
+    y = witness.simulate(data, params, np.random.default_rng(2))
+    np.testing.assert_array_equal(y["height"], data["height"])
+    assert y["weight"].shape == data["weight"].shape and not np.array_equal(
+        y["weight"], data["weight"]
+    )
+    # Given sigma2 near 0, the simulated weights sit on the line.
+    exact = witness.simulate(data, {**params, "sigma2": 1e-12}, np.random.default_rng(3))
+    line = params["beta0"] + params["beta1"] * data["height"]
+    np.testing.assert_allclose(exact["weight"], line, atol=1e-4)
+
+
+def test_new_observed_values_reuse_the_compiled_function(witness):
+    data = witness.data
+    y = witness.simulate(
+        data, witness.draw_prior(data, np.random.default_rng(4)), np.random.default_rng(5)
+    )
+    post = draws([0.1], [0.2], [1.5])
+    before = len(witness._compiled)
+    lik = witness.log_density(post, y)["log_likelihood"].values[0, 0]
+    mean = 0.1 + 0.2 * y["height"]
+    assert lik == pytest.approx(stats.norm(mean, np.sqrt(1.5)).logpdf(y["weight"]).sum())
+    assert len(witness._compiled) == before  # same design: no new compilation
+
+
+def test_witness_pickles_as_its_recipe(witness):
+    again = pickle.loads(pickle.dumps(witness))
+    assert again.variables == witness.variables
+    post = draws([0.1], [0.2], [1.5])
+    assert (
+        again.log_density(post)["log_prior"].item() == witness.log_density(post)["log_prior"].item()
+    )
+
+
+def test_discrete_variables_take_integer_draws():
+    from handrolled.bayes_net import default_data
+
+    witness = ModelWitness("models.bayes_net:build_model", default_data())
+    post = xr.Dataset({v: (("chain", "draw"), np.array([[0, 1]])) for v in witness.variables})
+    got = witness.log_density(post)
+    assert np.all(np.isfinite(got["log_prior"].values))
+    outside = xr.Dataset({v: (("chain", "draw"), np.array([[2, 1]])) for v in witness.variables})
+    assert witness.log_density(outside)["log_prior"].values[0, 0] == -np.inf
+
+
+def test_a_model_that_is_not_a_model_is_named():
+    with pytest.raises(ValueError, match="--model .*<lambda> must return a pymc.Model, got int"):
+        ModelWitness(lambda data: 3, {})
