@@ -115,6 +115,14 @@ def _finite_or_none(value) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _origin(pair) -> str:
+    """Where the pair comes from: its seed document, or the user's model."""
+    if pair.seed:
+        return f"Seed document <code>{html.escape(pair.seed)}</code>"
+    model = pair.model if isinstance(pair.model, str) else getattr(pair.model, "__qualname__", "")
+    return f"Your model <code>{html.escape(str(model))}</code> against your sampler"
+
+
 def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
     """Write ``out/<pair>.json`` and ``out/<pair>.html``; return both paths."""
     out = Path(out)
@@ -198,7 +206,7 @@ def render_pair(result: PairResult) -> str:
         f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
         f'<p class="verdict" style="background:{colour}">Verdict: {result.verdict}</p>',
         f"<p>{verdict_sentence(result)}</p>",
-        f"<p>Seed document <code>{html.escape(pair.seed)}</code>. Settings: {s['chains']} chains, "
+        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, "
         f"{s['draws']} draws after {s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
         "<h2>Sides</h2>",
         "<table><tr><th>side</th><th>sampler</th><th>verdict</th><th>compile (s)</th>"

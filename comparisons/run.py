@@ -8,6 +8,7 @@ components plus derived quantities) and :mod:`comparisons.agreement` judges them
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -236,7 +237,7 @@ def _run_handrolled(label, spec, func, data, settings, variables, shapes) -> Sid
 
 def _call_sampler(name, func, data, **kwargs):
     try:
-        return func(data, **kwargs)
+        return func(copy.deepcopy(data), **kwargs)  # its own copy: nothing reaches the other side
     except Exception as exc:
         raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
 

@@ -137,7 +137,8 @@ def test_users_sampler_agrees_with_users_model(agreed):
     assert code == 0
     document = json.loads((out / "pumps.json").read_text())  # NAME: the model module's stem
     assert document["verdict"] == "agree"
-    assert (out / "pumps.html").is_file()
+    page = (out / "pumps.html").read_text()
+    assert "Verdict: agree" in page and "Your model" in page and "pumps.py:build_model" in page
     quantities = {c["quantity"] for c in document["checks"]}
     # The free variables, every centred product (11 components), PyMC's log densities.
     assert {"beta", "rate[0]", "rate[9]", "beta*rate[0]", "rate[8]*rate[9]"} <= quantities

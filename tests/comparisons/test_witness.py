@@ -106,3 +106,21 @@ def test_discrete_variables_take_integer_draws():
 def test_a_model_that_is_not_a_model_is_named():
     with pytest.raises(ValueError, match="--model .*<lambda> must return a pymc.Model, got int"):
         ModelWitness(lambda data: 3, {})
+
+
+def scaled_model(data):
+    import pymc as pm
+
+    with pm.Model() as model:
+        mu = pm.Normal("mu")
+        pm.Normal("y", mu=mu, observed=np.asarray(data["y"]) / 10.0)  # not the data's values
+    return model
+
+
+def test_observed_values_that_are_not_the_datas_are_rebuilt_not_guessed():
+    witness = ModelWitness(scaled_model, {"y": np.array([10.0, 20.0])})
+    assert not witness._observed_as_given
+    post = xr.Dataset({"mu": (("chain", "draw"), np.array([[1.5]]))})
+    new = {"y": np.array([30.0, 40.0])}
+    got = witness.log_density(post, new)["log_likelihood"].item()
+    assert got == pytest.approx(stats.norm(1.5, 1).logpdf([3.0, 4.0]).sum())
