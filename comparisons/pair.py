@@ -85,13 +85,18 @@ class Pair:
         The seed document the example comes from.
     load_data : callable
         ``load_data() -> dict``, the default data (keys as in DESIGN.md).
-    model : str
-        Import string of the PyMC twin's ``build_model(data) -> pm.Model``.
-    handrolled : mapping of str to str
-        Variant name to import string of a sampler with the contract's signature.
-        The first variant is the default.
+    model : str or callable
+        The PyMC twin's ``build_model(data) -> pm.Model``, or its import string.
+        From it the harness derives PyMC's ``log_prior`` and ``log_likelihood``
+        of every draw and, for a pair without ``prior`` and ``simulate``, the
+        simulations of Geweke's test and SBC (:mod:`comparisons.witness`).
+    handrolled : mapping of str to str or callable
+        Variant name to a sampler with the contract's signature (or its import
+        string). The first variant is the default.
     variables : tuple of str
-        Posterior variables compared; both sides must return them.
+        Posterior variables compared (free variables of the model); both sides
+        must return them and nothing else. A user's pair
+        (:func:`comparisons.byom.model_pair`) takes all the model's free variables.
     derived : callable or None
         Extra per-draw quantities that probe joint structure,
         ``derived(posterior, data, centers) -> {name: DataArray(chain, draw)}``;
@@ -132,8 +137,8 @@ class Pair:
     title: str
     seed: str
     load_data: Callable[[], dict]
-    model: str
-    handrolled: Mapping[str, str]
+    model: str | Callable
+    handrolled: Mapping[str, str | Callable]
     variables: tuple[str, ...]
     derived: Quantities | None = None
     reference: Callable[[Mapping[str, Any]], Mapping[str, ExactMarginal]] | None = None
