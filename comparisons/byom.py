@@ -36,12 +36,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from comparisons.errors import one_line
 from comparisons.loading import load_callable, load_module
 from comparisons.pair import PROBS, ExactMarginal, Pair
 from comparisons.witness import ModelWitness, spec_name
 
-OPTIONAL = ("exact", "align", "derived", "SETTINGS", "PYMC_KWARGS")
-"""Names a model's module may define; see the module docstring."""
+FUNCTIONS = ("exact", "align", "derived")
+"""Optional functions of a model's module; see the module docstring."""
+DICTS = {"SETTINGS": "settings", "PYMC_KWARGS": "pymc_kwargs"}
+"""Optional dicts of a model's module, by the keyword that overrides each."""
 SETTING_KEYS = ("draws", "tune", "chains", "seed")
 
 
@@ -88,7 +91,7 @@ class ExactFrom:
             marginals = self.exact(data)
         except Exception as exc:
             raise ValueError(
-                f"--model: exact(data) raised {type(exc).__name__}: {_one_line(exc)}"
+                f"--model: exact(data) raised {type(exc).__name__}: {one_line(exc)}"
             ) from None
         if not isinstance(marginals, Mapping):
             raise ValueError(
@@ -174,7 +177,7 @@ def model_pair(
         A model that does not import, raises on ``data`` or is not a
         ``pm.Model``; malformed optional pieces; a bad ``name``.
     """
-    unknown = set(extras) - {"exact", "align", "derived", "settings", "pymc_kwargs"}
+    unknown = set(extras) - {*FUNCTIONS, *DICTS.values()}
     if unknown:
         raise ValueError(f"unknown keyword(s) {sorted(unknown)} for the pair's optional pieces")
     if not isinstance(data, Mapping):
@@ -221,14 +224,14 @@ def _module_pieces(model: str | Callable):
     pieces: dict[str, Any] = {}
     if module is None:
         return None, pieces
-    for attr in ("exact", "align", "derived"):
+    for attr in FUNCTIONS:
         value = getattr(module, attr, None)
         if value is None:
             continue
         if not callable(value):
             raise ValueError(f"--model: {attr} in the model's module must be a function")
         pieces[attr] = wrap(attr)
-    for attr, key in (("SETTINGS", "settings"), ("PYMC_KWARGS", "pymc_kwargs")):
+    for attr, key in DICTS.items():
         value = getattr(module, attr, None)
         if value is not None:
             if not isinstance(value, Mapping):
@@ -252,7 +255,3 @@ def _check_name(name: str) -> str:
     if name.startswith("."):
         raise ValueError(f"--name must not start with '.', got {name!r}")
     return name
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

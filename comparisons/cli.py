@@ -13,6 +13,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from comparisons.errors import one_line
+
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE = 0, 1, 2
 
 
@@ -156,15 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args)
         return _report(args)
     except (UsageError, ValueError) as exc:
-        print(f"mcmc-pairs: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"mcmc-pairs: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("mcmc-pairs: interrupted", file=sys.stderr)
         return 130
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _list() -> int:
@@ -260,14 +258,14 @@ def _report(args) -> int:
         try:
             result = _run(pair, args)
         except ValueError as exc:  # one broken pair must not hide the others
-            print(f"mcmc-pairs: error in pair {pair.name}: {_one_line(exc)}", file=sys.stderr)
+            print(f"mcmc-pairs: error in pair {pair.name}: {one_line(exc)}", file=sys.stderr)
             entries.append(
                 {
                     "name": pair.name,
                     "title": pair.title,
                     "verdict": "error",
                     "seconds": time.perf_counter() - start,
-                    "error": _one_line(exc),
+                    "error": one_line(exc),
                 }
             )
             worst = EXIT_DISAGREE

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from comparisons.errors import one_line
+
 SUFFIXES = (".json", ".npz", ".csv")
 
 
@@ -99,7 +101,7 @@ def _numeric_array(values: list, key: str) -> np.ndarray:
     except ValueError:
         raise ValueError(f"key {key!r} is a ragged list; arrays must be rectangular") from None
     flat = array.ravel()
-    if array.dtype != object or any(isinstance(v, list) for v in flat):
+    if any(isinstance(v, list) for v in flat):
         raise ValueError(f"key {key!r} is a ragged list; arrays must be rectangular")
     bad = [v for v in flat if isinstance(v, bool) or not isinstance(v, int | float)]
     if bad:
@@ -114,7 +116,7 @@ def _read_npz(file: Path) -> dict[str, Any]:
         with np.load(file, allow_pickle=False) as archive:
             data = {name: archive[name] for name in archive.files}
     except (ValueError, OSError) as exc:
-        raise ValueError(f"not a readable .npz archive ({_one_line(exc)})") from None
+        raise ValueError(f"not a readable .npz archive ({one_line(exc)})") from None
     for name, array in data.items():
         if array.dtype.kind not in "biuf":
             raise ValueError(f"array {name!r} has dtype {array.dtype}; expected numbers")
@@ -153,7 +155,3 @@ def _csv_column(name: str, cells: list[str]) -> np.ndarray:
             raise ValueError(f"column {name!r} is not numeric (line {row}: {cell!r})") from None
         values.append(value)
     return np.array(values, dtype=np.float64)
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

@@ -91,6 +91,7 @@ import xarray as xr
 from scipy import stats
 
 from comparisons import agreement
+from comparisons.errors import one_line
 from comparisons.loading import load_callable
 from comparisons.pair import Pair
 from comparisons.run import PYMC, PymcTwin, SamplerError
@@ -267,21 +268,25 @@ def _load_sampler(sampler: str | Callable) -> Callable:
 
 
 def test_quantities(
-    pair: Pair,
+    sim: Simulator,
     params: Mapping[str, np.ndarray],
     data: Mapping,
     *,
     squares: bool,
     sums: bool,
-    test_params: Callable[[Mapping, Mapping], dict] | None = None,
-    witness: Any = None,
 ) -> tuple[np.ndarray, list[str]]:
     """Return the test functions of every draw in ``params``.
 
     Parameters
     ----------
-    pair : Pair
-        Gives the variables and the ``derived`` quantities (``logp``).
+    sim : Simulator
+        Its pair gives the variables and the ``derived`` quantities (``logp``);
+        its ``test_params`` (when given) replace the variables' components by
+        those of ``test_params(params, data) -> {name: ndarray (chain, draw,
+        *shape)}`` (label-invariant quantities for exchangeable labels,
+        :data:`comparisons.simulators.TEST_PARAMS`; ``derived`` still sees
+        ``params``); its ``witness`` (when the model simulates) adds PyMC's
+        ``log_prior`` and ``log_likelihood`` of every draw given ``data``.
     params : mapping of str to ndarray
         Parameter draws, each shaped (chain, draw, *event_shape).
     data : mapping
@@ -290,13 +295,6 @@ def test_quantities(
         Add the square of each component (Geweke's second moments).
     sums : bool
         Add pairwise sums of components (SBC's derived quantities).
-    test_params : callable, optional
-        ``test_params(params, data) -> {name: ndarray (chain, draw, *shape)}``:
-        when given, the components are those of its output instead of the
-        pair's variables (label-invariant quantities for exchangeable labels,
-        :data:`comparisons.simulators.TEST_PARAMS`); ``derived`` still sees ``params``.
-    witness : ModelWitness, optional
-        Adds PyMC's ``log_prior`` and ``log_likelihood`` of every draw given ``data``.
 
     Returns
     -------
@@ -308,6 +306,7 @@ def test_quantities(
     names : list of str
         The quantity names, labelled like :func:`comparisons.agreement.scalar_components`.
     """
+    pair, test_params, witness = sim.pair, sim.test_params, sim.witness
     blocks, names = [], []
     components = dict(test_params(params, data)) if test_params is not None else params
     for var in components if test_params is not None else pair.variables:
@@ -426,21 +425,13 @@ def geweke_replication(
     rng_mc, rng_sc = np.random.default_rng(ss_mc), np.random.default_rng(ss_sc)
     steps = settings["steps"]
     seeds = np.random.default_rng(ss_seeds).integers(0, 2**32, size=steps)
-    pair, data = sim.pair, sim.data
+    data = sim.data
 
     marginal = []
     for _ in range(steps):
         theta = sim.prior(data, rng_mc)
         y = sim.simulate(data, theta, rng_mc)
-        values, names = test_quantities(
-            pair,
-            _one_draw(theta),
-            y,
-            squares=True,
-            sums=False,
-            test_params=sim.test_params,
-            witness=sim.witness,
-        )
+        values, names = test_quantities(sim, _one_draw(theta), y, squares=True, sums=False)
         marginal.append(values[0, 0])
     successive = []
     theta = sim.prior(data, rng_sc)  # starts in the stationary distribution
@@ -453,15 +444,7 @@ def geweke_replication(
             kwargs.update(tune=settings["tune"])
         post = check_output(_call(name, func, y, **kwargs), theta, name, 1, 1)
         theta = {k: post[k][0, 0] for k in theta}
-        values, names = test_quantities(
-            pair,
-            post,
-            y,
-            squares=True,
-            sums=False,
-            test_params=sim.test_params,
-            witness=sim.witness,
-        )
+        values, names = test_quantities(sim, post, y, squares=True, sums=False)
         successive.append(values[0, 0])
     return {
         "quantities": names,
@@ -507,24 +490,8 @@ def sbc_replication(
         random_seed=sampler_seed,
     )  # fmt: skip
     post = check_output(output, theta, name, chains, draws)
-    q_post, names = test_quantities(
-        sim.pair,
-        post,
-        y,
-        squares=False,
-        sums=True,
-        test_params=sim.test_params,
-        witness=sim.witness,
-    )
-    q_true, _ = test_quantities(
-        sim.pair,
-        _one_draw(theta),
-        y,
-        squares=False,
-        sums=True,
-        test_params=sim.test_params,
-        witness=sim.witness,
-    )
+    q_post, names = test_quantities(sim, post, y, squares=False, sums=True)
+    q_true, _ = test_quantities(sim, _one_draw(theta), y, squares=False, sums=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities have NaN ESS
         ess = azs.ess(q_post, method="bulk")
@@ -576,14 +543,10 @@ def run_chunk(
         try:
             result = REPLICATIONS[method](sim, sampler, settings, seed)
         except Exception as exc:
-            done.append({"index": index, "error": f"replication {index}: {_one_line(exc)}"})
+            done.append({"index": index, "error": f"replication {index}: {one_line(exc)}"})
             continue
         done.append({"index": index, **result})
     return done
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 # ------------------------------------------------------------------ client
@@ -665,7 +628,7 @@ def _run_replications(method, sim, sampler, settings, client, progress) -> tuple
         except Exception as exc:  # a worker died, a task did not pickle, ...
             failed = {r["index"] for r in done}
             done += [
-                {"index": i, "error": f"replication {i}: {type(exc).__name__}: {_one_line(exc)}"}
+                {"index": i, "error": f"replication {i}: {type(exc).__name__}: {one_line(exc)}"}
                 for i in range(n)
                 if i not in failed
             ]

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from comparisons.errors import one_line
 from comparisons.loading import load_callable
 
 LOG_DENSITIES = ("log_prior", "log_likelihood")
@@ -67,7 +68,8 @@ class ModelWitness:
         self.build_model = build_model
         self.data = data
         self.argument = argument
-        self._compiled: dict[str, Any] = {}
+        self._log_density_fns: dict[str, Any] = {}  # by design fingerprint
+        self._simulators: dict[str, Any] = {}  # "prior" and "simulate"
         self.model = self.build(data)
         shapes = self.model.eval_rv_shapes()
         self.variables: dict[str, tuple[int, ...]] = {
@@ -80,9 +82,9 @@ class ModelWitness:
         self._design = _fingerprint(data, self.observed)
         # The convention (each observed variable holds its data key's values, untransformed)
         # lets other data of the same design give their observed values without a rebuild.
+        self._stored = {name: _stored_value(self.model, name) for name in self.observed}
         self._observed_as_given = all(
-            name in data and _same(data[name], _stored_value(self.model, name))
-            for name in self.observed
+            name in data and _same(data[name], self._stored[name]) for name in self.observed
         )
 
     # -------------------------------------------------------------- building
@@ -126,20 +128,18 @@ class ModelWitness:
         """
         data = self.data if data is None else data
         key = self._design if data is self.data else _fingerprint(data, self.observed)
-        if data is self.data or (key == self._design and self._observed_as_given):
-            model = self.model  # same design: only the observed values change
-            values = {n: data[n] if data is not self.data else None for n in self.observed}
+        if data is self.data:
+            model, source = self.model, self._stored
+        elif key == self._design and self._observed_as_given:
+            model, source = self.model, data  # same design: only the observed values change
         else:
             model = self.build(data)
-            values = dict.fromkeys(self.observed)
-        if key not in self._compiled:
-            self._compiled[key] = _compile_log_density(model)
-        func, free_names, free_dtypes, obs_names, obs_dtypes = self._compiled[key]
+            source = {name: _stored_value(model, name) for name in self.observed}
+        if key not in self._log_density_fns:
+            self._log_density_fns[key] = _compile_log_density(model)
+        func, free_names, free_dtypes, obs_names, obs_dtypes = self._log_density_fns[key]
         observed = [
-            np.asarray(
-                _stored_value(model, name) if values.get(name) is None else values[name],
-                dtype=dtype,
-            )
+            np.asarray(source[name], dtype=dtype)
             for name, dtype in zip(obs_names, obs_dtypes, strict=True)
         ]
         with warnings.catch_warnings(), np.errstate(invalid="ignore"):
@@ -164,10 +164,6 @@ class ModelWitness:
         if self.observed or self.potentials:
             result["log_likelihood"] = xr.DataArray(out[1], dims=dims, coords=coords)
         return result
-
-    def derived(self, posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict:
-        """Return :meth:`log_density`: the harness's ``derived`` hook (``centers`` unused)."""
-        return self.log_density(posterior, data)
 
     # ---------------------------------------------------------- simulation
 
@@ -247,7 +243,7 @@ class ModelWitness:
 
     def _forward(self, kind: str):
         """Compile (once) the prior draw or the observed-given-free simulator."""
-        if kind not in self._compiled:
+        if kind not in self._simulators:
             import pymc as pm
             from pytensor.graph.replace import graph_replace
 
@@ -269,11 +265,11 @@ class ModelWitness:
             except Exception as exc:
                 raise ValueError(
                     f"{self.argument} {self.name}: cannot simulate from the model "
-                    f"({type(exc).__name__}: {_one_line(exc)})"
+                    f"({type(exc).__name__}: {one_line(exc)})"
                 ) from None
             rngs = pm.pytensorf.find_rng_nodes(outputs)
-            self._compiled[kind] = (func, rngs, names)
-        return self._compiled[kind]
+            self._simulators[kind] = (func, rngs, names)
+        return self._simulators[kind]
 
 
 def spec_name(func: str | Callable) -> str:
@@ -306,7 +302,7 @@ def build(build_model: str | Callable, data: Mapping, *, argument: str = "--mode
         model = func(copy.deepcopy(dict(data)))
     except Exception as exc:
         raise ValueError(
-            f"{argument} {name} raised {type(exc).__name__}: {_one_line(exc)}"
+            f"{argument} {name} raised {type(exc).__name__}: {one_line(exc)}"
         ) from None
     if not isinstance(model, pm.Model):
         raise ValueError(f"{argument} {name} must return a pymc.Model, got {type(model).__name__}")
@@ -380,7 +376,3 @@ def _canonical(value):
     if isinstance(value, np.ndarray):
         return (value.dtype.str, value.shape, value.tobytes())
     return value
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__

@@ -76,11 +76,11 @@ def test_new_observed_values_reuse_the_compiled_function(witness):
         data, witness.draw_prior(data, np.random.default_rng(4)), np.random.default_rng(5)
     )
     post = draws([0.1], [0.2], [1.5])
-    before = len(witness._compiled)
+    before = len(witness._log_density_fns)
     lik = witness.log_density(post, y)["log_likelihood"].values[0, 0]
     mean = 0.1 + 0.2 * y["height"]
     assert lik == pytest.approx(stats.norm(mean, np.sqrt(1.5)).logpdf(y["weight"]).sum())
-    assert len(witness._compiled) == before  # same design: no new compilation
+    assert len(witness._log_density_fns) == before  # same design: no new compilation
 
 
 def test_witness_pickles_as_its_recipe(witness):
