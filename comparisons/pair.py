@@ -66,6 +66,29 @@ def quantile_label(p: float) -> str:
     return f"q{round(100 * p):d}"
 
 
+@dataclass(frozen=True)
+class Section:
+    """A pair-specific section of the compare report, as data (the report renders it).
+
+    Parameters
+    ----------
+    heading : str
+        The section's title.
+    text : str
+        Plain text (no markup): what the section shows and how to read it.
+    table : pandas.DataFrame or None
+        A table, shown with its column names and index.
+    images : mapping of str to ndarray, or None
+        Rows of grey images, label to an array of shape (n_images, height,
+        width) of non-negative intensities; drawn as one grid, a row per label.
+    """
+
+    heading: str
+    text: str = ""
+    table: Any = None
+    images: Mapping[str, np.ndarray] | None = None
+
+
 Quantities = Callable[[Any, Mapping[str, Any], Mapping[str, float]], Mapping[str, Any]]
 """``quantities(posterior, data, centers) -> {name: DataArray(chain, draw)}``."""
 
@@ -118,19 +141,29 @@ class Pair:
         step method in ``pymc`` (``{"metropolis": "Metropolis"}``). They are
         checked against the exact answer and NUTS, but do not decide the verdict.
     report_extra : callable or None
-        ``report_extra(result) -> [(heading, html), ...]`` with the run's
-        :class:`comparisons.run.PairResult`: pair-specific sections of the HTML
-        report (for example a table of acceptance fractions, or aligned topics).
+        ``report_extra(result) -> [Section, ...]`` with the run's
+        :class:`comparisons.run.PairResult`: pair-specific sections of the report
+        (for example a table of acceptance fractions, or aligned topics), as data;
+        the report renders them (:class:`Section`).
     settings : mapping
         Default ``draws``, ``tune`` and ``chains`` for this pair.
-    validation_data, prior, simulate : str or None
-        For pairs that condition on data, import strings of
-        ``validation_data() -> dict`` (design and hyperparameters to validate
-        under), ``prior(data, rng) -> {variable: ndarray}`` (one prior draw)
-        and ``simulate(data, params, rng) -> dict`` (``data`` with its observed
-        part drawn given ``params``), used by Geweke's test and SBC
-        (:mod:`comparisons.validation`, :mod:`comparisons.simulators`). ``None``
-        for a fixed target, which has no data to simulate.
+    validation_data, prior, simulate : str, callable or None
+        For pairs that condition on data: ``validation_data() -> dict`` (design
+        and hyperparameters to validate under), ``prior(data, rng) -> {variable:
+        ndarray}`` (one prior draw) and ``simulate(data, params, rng) -> dict``
+        (``data`` with its observed part drawn given ``params``), used by
+        Geweke's test and SBC (:mod:`comparisons.validation`). ``None`` for a
+        fixed target, which has no data to simulate, or for a pair simulated
+        from its model's prior predictive (:mod:`comparisons.witness`).
+    test_params : str, callable or None
+        For pairs whose raw variables are not identifiable (exchangeable
+        labels): ``test_params(params, data) -> {name: ndarray}``, each
+        (chain, draw, *event_shape). Geweke's test and SBC take their
+        components from it instead of the pair's variables; ``derived`` is kept.
+    wrong : mapping of str to str or callable
+        The pair's catalogue of deliberately wrong samplers (contract
+        signature), name to sampler: what the harness must catch. Tests and
+        ``make power`` run every one of them; the notebooks plant them.
     """
 
     name: str
@@ -146,8 +179,10 @@ class Pair:
     statistics: tuple[str, ...] = ("mean", "sd", "q5", "q50", "q95")
     pymc_kwargs: Mapping[str, Any] = field(default_factory=dict)
     pymc_steps: Mapping[str, str] = field(default_factory=dict)
-    report_extra: Callable[[Any], list[tuple[str, str]]] | None = None
+    report_extra: Callable[[Any], list[Section]] | None = None
     settings: Mapping[str, int] = field(default_factory=dict)
-    validation_data: str | None = None
-    prior: str | None = None
-    simulate: str | None = None
+    validation_data: str | Callable | None = None
+    prior: str | Callable | None = None
+    simulate: str | Callable | None = None
+    test_params: str | Callable | None = None
+    wrong: Mapping[str, str | Callable] = field(default_factory=dict)

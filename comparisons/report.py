@@ -198,8 +198,8 @@ def render_pair(result: PairResult) -> str:
         )
     extras = []
     if pair.report_extra is not None:
-        for heading, fragment in pair.report_extra(result):
-            extras += [f"<h2>{html.escape(heading)}</h2>", fragment]
+        for section in pair.report_extra(result):
+            extras += render_section(section)
     failed = result.checks[~result.checks["passed"]]
     has_acceptance = any(side.acceptance_rate is not None for side in result.sides.values())
     body = [
@@ -266,6 +266,38 @@ def render_pair(result: PairResult) -> str:
         f'<p><a href="index.html">All pairs</a> · <a href="{pair.name}.json">JSON</a></p>',
     ]
     return _page(f"{pair.name}: {result.verdict}", body)
+
+
+def render_section(section) -> list[str]:
+    """Render a pair's :class:`~comparisons.pair.Section`: heading, text, images, table."""
+    parts = [f"<h2>{html.escape(section.heading)}</h2>"]
+    if section.text:
+        parts.append(f"<p>{html.escape(section.text)}</p>")
+    if section.images:
+        parts.append(_img(image_grid(section.images), section.heading))
+    if section.table is not None:
+        parts.append(section.table.to_html(border=0))
+    return parts
+
+
+def image_grid(images):
+    """One row of grey images per label; ``images[label]`` has shape (n, height, width)."""
+    labels = list(images)
+    n = max(len(images[label]) for label in labels)
+    fig, axes = plt.subplots(len(labels), n, figsize=(0.9 * n, 1.0 * len(labels)), squeeze=False)
+    for i, label in enumerate(labels):
+        for k in range(n):
+            ax = axes[i, k]
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if k < len(images[label]):
+                image = np.asarray(images[label][k])
+                square = image.shape[0] == image.shape[1]
+                ax.imshow(image, cmap="Greys", vmin=0, aspect="equal" if square else "auto")
+            if k == 0:
+                ax.set_ylabel(label, fontsize=7, rotation=0, ha="right", va="center")
+    fig.tight_layout()
+    return fig
 
 
 TABLE_ROWS = 20

@@ -328,14 +328,3 @@ def _entropy(p: np.ndarray) -> np.ndarray:
     """Entropy (nats) of the distributions along the last axis, with 0 log 0 = 0."""
     safe = np.where(p > 0, p, 1.0)
     return -np.sum(np.where(p > 0, p * np.log(safe), 0.0), axis=-1)
-
-
-EXTRA: dict[str, tuple[str, str, str]] = {}
-"""Pair name to ``(validation_data, prior, simulate)`` import strings, for registered
-pairs whose module does not declare them (consulted after the pair's own fields)."""
-
-TEST_PARAMS: dict[str, str] = {"lda": "comparisons.simulators:lda_test_params"}
-"""Pair name to import string of ``test_params(params, data) -> {name: ndarray}``, for
-pairs whose raw variables are not identifiable (exchangeable labels): Geweke's test
-and SBC take their components from its output (each (chain, draw, *event_shape))
-instead of the pair's variables; the pair's ``derived`` quantities are kept."""

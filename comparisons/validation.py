@@ -21,7 +21,7 @@ functions are each scalar parameter, its square (skipped for 0/1 variables,
 whose square is itself), the pairwise products, and the pair's log density of
 the draw (its ``derived`` quantity ``logp``, a function of theta and y); a pair
 with exchangeable labels (LDA) replaces the parameters' components by
-label-invariant functions of them (:data:`comparisons.simulators.TEST_PARAMS`). For
+label-invariant functions of them (the pair's ``test_params``). For
 each, ``z = (mean_mc - mean_sc) / sqrt(mcse_mc**2 + mcse_sc**2)``; the MCSE of
 the autocorrelated successive chain comes from :func:`arviz_stats.mcse` over
 its independent replications (chains), the marginal one is ``sd / sqrt(n)``.
@@ -190,24 +190,19 @@ def simulator_for(pair: Pair) -> Simulator:
         potential or an improper prior, or names an observed variable after no
         data key.
     """
-    from comparisons import simulators
     from comparisons.witness import ModelWitness
 
+    def load(spec):
+        return load_callable(spec, argument="pair simulator") if isinstance(spec, str) else spec
+
     specs = (pair.validation_data, pair.prior, pair.simulate)
-    if None in specs:
-        specs = simulators.EXTRA.get(pair.name, specs)
-    spec = simulators.TEST_PARAMS.get(pair.name)
-    test_params = None if spec is None else load_callable(spec, argument="pair simulator")
+    test_params = None if pair.test_params is None else load(pair.test_params)
     if None not in specs:
-        data_fn, prior, simulate = (load_callable(s, argument="pair simulator") for s in specs)
+        data_fn, prior, simulate = (load(s) for s in specs)
         return Simulator(
             pair=pair, data=data_fn(), prior=prior, simulate=simulate, test_params=test_params
         )
-    data = (
-        load_callable(pair.validation_data, argument="pair simulator")()
-        if pair.validation_data is not None
-        else pair.load_data()
-    )
+    data = load(pair.validation_data)() if pair.validation_data is not None else pair.load_data()
     witness = ModelWitness(pair.model, data, argument="model")
     if not witness.observed and not witness.potentials:
         raise ValueError(
@@ -284,7 +279,7 @@ def test_quantities(
         its ``test_params`` (when given) replace the variables' components by
         those of ``test_params(params, data) -> {name: ndarray (chain, draw,
         *shape)}`` (label-invariant quantities for exchangeable labels,
-        :data:`comparisons.simulators.TEST_PARAMS`; ``derived`` still sees
+        the pair's ``test_params``; ``derived`` still sees
         ``params``); its ``witness`` (when the model simulates) adds PyMC's
         ``log_prior`` and ``log_likelihood`` of every draw given ``data``.
     params : mapping of str to ndarray

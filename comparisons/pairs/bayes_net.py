@@ -15,9 +15,10 @@ import itertools
 from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 
-from comparisons.pair import ExactMarginal, Pair
+from comparisons.pair import ExactMarginal, Pair, Section
 from handrolled.bayes_net import (
     EVIDENCE_SEQUENCE,
     INDEX,
@@ -60,24 +61,25 @@ def log_joint_of_draws(
     return {"logp": xr.DataArray(logp, dims=("chain", "draw"), coords=template.coords)}
 
 
-def acceptance_table(result) -> list[tuple[str, str]]:
+def acceptance_table(result) -> list[Section]:
     """Report section: rejection sampling keeps fewer draws as the evidence grows (seed 004)."""
     d = validate_data(result.data)
     rng = np.random.default_rng(2026)
     observed, exact_fraction = acceptance_fractions(d["cpts"], EVIDENCE_SEQUENCE, 20_000, rng)
-    rows = "".join(
-        f"<tr><td>{', '.join(f'{k} = {v}' for k, v in ev.items()) or 'none'}</td>"
-        f"<td>{obs:.4f}</td><td>{ex:.4f}</td></tr>"
-        for ev, obs, ex in zip(EVIDENCE_SEQUENCE, observed, exact_fraction, strict=True)
-    )
-    table = (
-        "<p>Rejection sampling draws from the network forward and keeps the draws that "
+    table = pd.DataFrame(
+        {"kept (observed)": observed, "P(evidence) (exact)": exact_fraction},
+        index=pd.Index(
+            [", ".join(f"{k} = {v}" for k, v in ev.items()) or "none" for ev in EVIDENCE_SEQUENCE],
+            name="evidence",
+        ),
+    ).round(4)
+    text = (
+        "Rejection sampling draws from the network forward and keeps the draws that "
         "match the evidence, so it keeps a fraction P(evidence) of them: every extra piece of "
         "evidence makes it slower, which is why the seed turns to Gibbs sampling. 20,000 "
-        "forward draws per row.</p><table><tr><th>evidence</th><th>kept (observed)</th>"
-        f"<th>P(evidence) (exact)</th></tr>{rows}</table>"
+        "forward draws per row."
     )
-    return [("Rejection sampling as evidence grows", table)]
+    return [Section("Rejection sampling as evidence grows", text=text, table=table)]
 
 
 def exact(data: Mapping) -> dict[str, ExactMarginal]:

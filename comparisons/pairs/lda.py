@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 from scipy.optimize import linear_sum_assignment
 
-from comparisons.pair import Pair
+from comparisons.pair import Pair, Section
 from handrolled.lda import count_matrix, default_data, validate_data
 
 
@@ -130,16 +131,12 @@ def mean_topics(quantities: xr.DataArray, K: int, V: int) -> np.ndarray:
     return quantities.sel(quantity=names).mean(("chain", "draw")).values.reshape(K, V)
 
 
-def topics_section(result) -> list[tuple[str, str]]:
-    """Report section: both sides' aligned mean topics, drawn as images when V is a square.
+def topics_section(result) -> list[Section]:
+    """Report section: both sides' aligned mean topics, as images when V is a square.
 
     With the true topics known (the bars corpus), each side's distance to them is
     shown too: recovery of the truth by both sides.
     """
-    import matplotlib.pyplot as plt
-
-    from comparisons.report import _img
-
     d = result.data
     K, V = int(d["K"]), int(d["V"])
     topics = {label: mean_topics(s.quantities, K, V) for label, s in result.sides.items()}
@@ -149,46 +146,31 @@ def topics_section(result) -> list[tuple[str, str]]:
         topics = {"truth": truth, **topics}
     side = int(round(np.sqrt(V)))
     square = side * side == V
-    fig, axes = plt.subplots(len(topics), K, figsize=(0.9 * K, 1.0 * len(topics)), squeeze=False)
-    for i, (label, phi) in enumerate(topics.items()):
-        for k in range(K):
-            ax = axes[i, k]
-            image = phi[k].reshape(side, side) if square else phi[k][None, :]
-            ax.imshow(image, cmap="Greys", vmin=0, aspect="auto" if not square else "equal")
-            ax.set_xticks([])
-            ax.set_yticks([])
-            if k == 0:
-                ax.set_ylabel(label, fontsize=7, rotation=0, ha="right", va="center")
-    fig.tight_layout()
+    shape = (K, side, side) if square else (K, 1, V)
+    images = {label: phi.reshape(shape) for label, phi in topics.items()}
     rows = []
     for label, phi in topics.items():
-        if label in ("pymc", "truth"):
-            continue
-        dist = np.diag(hellinger_matrix(phi, topics["pymc"]))
-        rows.append(
-            f"<tr><td>{label} vs pymc</td><td>{dist.mean():.3f}</td><td>{dist.max():.3f}</td></tr>"
-        )
+        if label not in ("pymc", "truth"):
+            dist = np.diag(hellinger_matrix(phi, topics["pymc"]))
+            rows.append((f"{label} vs pymc", dist.mean(), dist.max()))
     if truth is not None:
         for label, phi in topics.items():
             if label != "truth":
                 dist = np.diag(hellinger_matrix(phi, truth))
-                rows.append(
-                    f"<tr><td>{label} vs truth</td><td>{dist.mean():.3f}</td>"
-                    f"<td>{dist.max():.3f}</td></tr>"
-                )
-    table = (
-        "<table><tr><th>mean topics</th><th>mean Hellinger distance</th><th>largest</th></tr>"
-        + "".join(rows)
-        + "</table>"
-    )
+                rows.append((f"{label} vs truth", dist.mean(), dist.max()))
+    table = pd.DataFrame(
+        [r[1:] for r in rows],
+        index=pd.Index([r[0] for r in rows], name="mean topics"),
+        columns=["mean Hellinger distance", "largest"],
+    ).round(3)
     text = (
-        "<p>Posterior-mean topics of every side after aligning each chain to the first NUTS "
+        "Posterior-mean topics of every side after aligning each chain to the first NUTS "
         "chain (Hungarian matching on Hellinger distance), one column per topic"
-        + (", each drawn as its 5 x 5 image of word probabilities" if square else "")
+        + (f", each drawn as its {side} x {side} image of word probabilities" if square else "")
         + ". The two sides should find the same topics, and on the synthetic bars corpus "
-        "the true bars.</p>"
+        "the true bars."
     )
-    return [("Topics, aligned", text + _img(fig, "aligned mean topics") + table)]
+    return [Section("Topics, aligned", text=text, table=table, images=images)]
 
 
 PAIR = Pair(
@@ -210,4 +192,5 @@ PAIR = Pair(
     validation_data="comparisons.simulators:lda_validation_data",
     prior="comparisons.simulators:lda_prior",
     simulate="comparisons.simulators:lda_simulate",
+    test_params="comparisons.simulators:lda_test_params",
 )
