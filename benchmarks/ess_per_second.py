@@ -378,7 +378,8 @@ def gibbs_ess_per_draw(
     import arviz_stats as azs
 
     from comparisons.agreement import scalar_components
-    from handrolled.bivariate_normal import default_data, sample
+    from handrolled.bivariate_normal import sample
+    from pairdata.bivariate_normal import default_data
 
     draws = _check_count("draws", draws, 100)
     chains = _check_count("chains", chains, 1)
@@ -568,7 +569,7 @@ def regression_size_scaling(
         ``peak_rss_increment_mb``).
     """
     from comparisons.loading import load_callable
-    from handrolled.regression import synthetic_data
+    from pairdata.regression import synthetic_data
 
     if isinstance(sizes, str | bytes) or not isinstance(sizes, Sequence) or not sizes:
         raise ValueError(f"sizes must be a non-empty sequence of integers >= 3, got {sizes!r}")

@@ -39,41 +39,12 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import (
-    chain_rngs,
-    check_sampler_args,
-    finite_array,
-    finite_scalar,
-)
+from handrolled._common import chain_rngs
+from pairdata.bivariate_normal import validate_data
+from pairdata.checks import check_sampler_args
 
 OVERDISPERSION = 3.0
 """Starting points are drawn from the target with sds scaled by this factor."""
-
-
-def default_data() -> dict:
-    """Return the seed's target: mu=(5, -1), sigma=(1, 2), rho=0.5."""
-    return {"mu": np.array([5.0, -1.0]), "sigma": np.array([1.0, 2.0]), "rho": 0.5}
-
-
-def validate_data(data: Mapping) -> dict:
-    """Return a checked copy of ``data`` (keys ``mu`` (2,), ``sigma`` (2,), ``rho``).
-
-    Raises
-    ------
-    ValueError
-        If a key is missing, not finite, of the wrong shape, a ``sigma`` is not
-        positive, or ``rho`` is outside (-1, 1).
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError(f"data must be a mapping, got {type(data).__name__}")
-    mu = finite_array(data, "mu", shape=(2,))
-    sigma = finite_array(data, "sigma", shape=(2,))
-    if np.any(sigma <= 0):
-        raise ValueError(f"sigma must be > 0, got {sigma.tolist()}")
-    rho = finite_scalar(data, "rho")
-    if not -1.0 < rho < 1.0:
-        raise ValueError(f"rho must lie in (-1, 1), got {rho!r}")
-    return {"mu": mu, "sigma": sigma, "rho": rho}
 
 
 def covariance(data: Mapping) -> np.ndarray:

@@ -44,51 +44,11 @@ from numba import njit
 from scipy.special import betaln
 
 from handrolled import mh
-from handrolled._common import check_sampler_args, positive_scalar
+from pairdata.checks import check_sampler_args
+from pairdata.mh_beta import validate_data
 
 START_INTERVAL = (0.01, 0.99)
 """Chains start at ``U(*START_INTERVAL)``: dispersed, inside the support."""
-
-
-def default_data() -> dict:
-    """Return the seed's code's numbers: target Beta(2.31, 0.627), proposal N(x, 1).
-
-    The seed's text says ``a = 2.37``; its code (and so this default) uses 2.31.
-
-    Returns
-    -------
-    dict
-        ``{"a": 2.31, "b": 0.627, "proposal_sd": 1.0}``.
-    """
-    return {"a": 2.31, "b": 0.627, "proposal_sd": 1.0}
-
-
-def validate_data(data: Mapping) -> dict:
-    """Check the data and return a normalised copy.
-
-    Parameters
-    ----------
-    data : mapping
-        ``a`` (> 0), ``b`` (> 0), ``proposal_sd`` (> 0), finite real scalars.
-
-    Returns
-    -------
-    dict
-        The same keys, as Python floats.
-
-    Raises
-    ------
-    ValueError
-        Naming the key and value of a missing, non-scalar, non-finite or
-        non-positive entry.
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError(f"data must be a mapping, got {type(data).__name__}")
-    return {
-        "a": positive_scalar(data, "a"),
-        "b": positive_scalar(data, "b"),
-        "proposal_sd": positive_scalar(data, "proposal_sd"),
-    }
 
 
 def logdensity(x, data: Mapping) -> np.ndarray:

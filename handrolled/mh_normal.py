@@ -32,51 +32,13 @@ import numpy as np
 from numba import njit
 
 from handrolled import mh
-from handrolled._common import check_sampler_args, finite_scalar, positive_scalar
+from pairdata.checks import check_sampler_args
+from pairdata.mh_normal import validate_data
 
 INDEPENDENCE_WIDTH = 2.0
 """The independence proposal is ``N(mu, INDEPENDENCE_WIDTH * sigma)``."""
 
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-
-
-def default_data() -> dict:
-    """Return the seed's numbers: target Normal(10, 5), proposal N(x, 1).
-
-    Returns
-    -------
-    dict
-        ``{"mu": 10.0, "sigma": 5.0, "proposal_sd": 1.0}``.
-    """
-    return {"mu": 10.0, "sigma": 5.0, "proposal_sd": 1.0}
-
-
-def validate_data(data: Mapping) -> dict:
-    """Check the data and return a normalised copy.
-
-    Parameters
-    ----------
-    data : mapping
-        ``mu`` (finite), ``sigma`` (> 0), ``proposal_sd`` (> 0), real scalars.
-
-    Returns
-    -------
-    dict
-        The same keys, as Python floats.
-
-    Raises
-    ------
-    ValueError
-        Naming the key and value of a missing, non-scalar, non-finite or
-        non-positive entry.
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError(f"data must be a mapping, got {type(data).__name__}")
-    return {
-        "mu": finite_scalar(data, "mu"),
-        "sigma": positive_scalar(data, "sigma"),
-        "proposal_sd": positive_scalar(data, "proposal_sd"),
-    }
 
 
 def logdensity(x, data: Mapping) -> np.ndarray:

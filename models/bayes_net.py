@@ -1,4 +1,4 @@
-"""PyMC twin of the Bayesian network of seed 004 (see :mod:`handrolled.bayes_net`).
+"""PyMC twin of the Bayesian network of seed 004: A, B -> C, B -> D, C -> E.
 
 Each node is a ``pm.Bernoulli`` whose probability is its table indexed by its
 parents; the evidence nodes are observed. The free variables are the
@@ -19,7 +19,17 @@ from collections.abc import Mapping
 import pymc as pm
 import pytensor.tensor as pt
 
-from handrolled.bayes_net import NODES, PARENTS, validate_data
+from pairdata.bayes_net import validate_data
+
+PARENTS: dict[str, tuple[str, ...]] = {
+    "A": (),
+    "B": (),
+    "C": ("A", "B"),
+    "D": ("B",),
+    "E": ("C",),
+}
+"""Seed 004's graph: each node's parents, in the order that indexes its table, in
+topological order."""
 
 
 def build_model(data: Mapping) -> pm.Model:
@@ -28,7 +38,7 @@ def build_model(data: Mapping) -> pm.Model:
     Parameters
     ----------
     data : mapping
-        Keys ``cpts`` and ``evidence`` as in :mod:`handrolled.bayes_net`.
+        Keys ``cpts`` and ``evidence`` as in :mod:`pairdata.bayes_net`.
 
     Returns
     -------
@@ -38,15 +48,15 @@ def build_model(data: Mapping) -> pm.Model:
     Raises
     ------
     ValueError
-        For bad data (see :func:`handrolled.bayes_net.validate_data`).
+        For bad data (see :func:`pairdata.bayes_net.validate_data`).
     """
     data = validate_data(data)
     cpts, evidence = data["cpts"], data["evidence"]
     with pm.Model() as model:
         nodes = {}
-        for node in NODES:
+        for node, parents in PARENTS.items():
             table = pt.as_tensor_variable(cpts[node])
-            parents = tuple(nodes[parent] for parent in PARENTS[node])
-            p = table[parents] if parents else table
+            index = tuple(nodes[parent] for parent in parents)
+            p = table[index] if index else table
             nodes[node] = pm.Bernoulli(node, p=p, observed=evidence.get(node))
     return model

@@ -6,12 +6,17 @@ from collections.abc import Mapping
 
 import pymc as pm
 
-from handrolled.bivariate_normal import covariance, validate_data
+from pairdata.bivariate_normal import validate_data
 
 
 def build_model(data: Mapping) -> pm.Model:
-    """Return a model with one free variable ``x`` of shape (2,), x ~ N(mu, Sigma)."""
+    """Return a model with one free variable ``x`` of shape (2,), x ~ N(mu, Sigma).
+
+    ``Sigma = [[s1^2, rho s1 s2], [rho s1 s2, s2^2]]`` with ``(s1, s2) = sigma``.
+    """
     d = validate_data(data)
+    (s1, s2), rho = d["sigma"], d["rho"]
+    cov = [[s1**2, rho * s1 * s2], [rho * s1 * s2, s2**2]]
     with pm.Model() as model:
-        pm.MvNormal("x", mu=d["mu"], cov=covariance(d))
+        pm.MvNormal("x", mu=d["mu"], cov=cov)
     return model

@@ -22,7 +22,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
-from handrolled.lda import count_matrix, validate_data
+from pairdata.lda import validate_data
 
 
 def build_model(data: Mapping) -> pm.Model:
@@ -32,7 +32,7 @@ def build_model(data: Mapping) -> pm.Model:
     ----------
     data : mapping
         ``docs``, ``V``, ``K``, ``alpha``, ``beta`` (see
-        :func:`handrolled.lda.validate_data`).
+        :func:`pairdata.lda.validate_data`).
 
     Returns
     -------
@@ -41,8 +41,10 @@ def build_model(data: Mapping) -> pm.Model:
         potential ``loglik`` = sum_mw n_mw log (theta phi)_mw.
     """
     d = validate_data(data)
-    counts = count_matrix(d)
     D, K, V = d["D"], d["K"], d["V"]
+    counts = np.zeros((D, V), dtype=np.int64)  # n_mw: how often word w occurs in document m
+    for m, doc in enumerate(d["docs"]):
+        np.add.at(counts[m], doc, 1)
     rows, cols = np.nonzero(counts)
     with pm.Model() as model:
         theta = pm.Dirichlet("theta", a=np.full((D, K), d["alpha"]))

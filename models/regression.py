@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import pymc as pm
 
-from handrolled.regression import validate_data
+from pairdata.regression import validate_data
 
 
 def build_model(data: Mapping) -> pm.Model:
@@ -23,7 +23,7 @@ def build_model(data: Mapping) -> pm.Model:
     ----------
     data : mapping
         ``height`` (N,), ``weight`` (N,), ``m0``, ``m1``, ``epsilon``; checked
-        by :func:`handrolled.regression.validate_data`.
+        by :func:`pairdata.regression.validate_data`.
 
     Returns
     -------

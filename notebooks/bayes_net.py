@@ -46,6 +46,7 @@ from comparisons.registry import get_pair
 from comparisons.run import run_pair
 from handrolled import bayes_net as bn
 from models.bayes_net import build_model
+from pairdata.bayes_net import default_data
 
 
 def show(*functions):
@@ -66,7 +67,7 @@ def show(*functions):
 # (each entry is $P(\text{node} = 1 \mid \text{parents})$):
 
 # %%
-data = bn.default_data()
+data = default_data()
 for node, table in data["cpts"].items():
     print(f"P({node}=1 | {', '.join(bn.PARENTS[node]) or '-'}):", np.asarray(table).tolist())
 print("evidence:", data["evidence"])

@@ -54,6 +54,7 @@ from comparisons.registry import get_pair
 from comparisons.run import run_pair
 from handrolled import bivariate_normal as gibbs
 from models.bivariate_normal import build_model
+from pairdata.bivariate_normal import default_data
 
 
 def show(*functions):
@@ -84,7 +85,7 @@ def show(*functions):
 # right target is $[[1, 1], [1, 4]]$, and that is what both sides here sample.
 
 # %%
-data = gibbs.default_data()
+data = default_data()
 cov_code = gibbs.covariance(data)
 cov_samplesource = np.array([[1.0, 0.5], [0.5, 2.0]])
 print("data:", data)

@@ -49,6 +49,7 @@ from comparisons.registry import get_pair
 from comparisons.run import run_pair
 from handrolled import _lda_kernels, lda
 from models.lda import build_model
+from pairdata.lda import BARS_SIDE, default_data
 
 
 def show(*functions):
@@ -58,7 +59,7 @@ def show(*functions):
         display(Markdown(f"`{f.__module__}.{f.__name__}`\n```python\n{source}```"))
 
 
-def draw_topics(rows, side=lda.BARS_SIDE):
+def draw_topics(rows, side=BARS_SIDE):
     """Draw each row's topics (K, V) as side x side images, one row of images per entry."""
     K = next(iter(rows.values())).shape[0]
     fig, axes = plt.subplots(len(rows), K, figsize=(0.9 * K, 1.0 * len(rows)), squeeze=False)
@@ -84,12 +85,12 @@ def draw_topics(rows, side=lda.BARS_SIDE):
 # Symmetric hyperparameters here, $\alpha = \beta = 1$.
 
 # %%
-data = lda.default_data()
+data = default_data()
 print(f"D = {len(data['docs'])} documents, V = {data['V']} words, K = {data['K']} topics, "
       f"{sum(len(doc) for doc in data['docs'])} tokens, alpha = {data['alpha']}, "
       f"beta = {data['beta']}")  # fmt: skip
 draw_topics({"true bars": data["true_phi"]})
-counts = lda.count_matrix(data)
+counts = lda_pair.word_counts(data)
 draw_topics({"documents 0-9": counts[:10] / counts[:10].sum(axis=1, keepdims=True)})
 
 # %% [markdown]

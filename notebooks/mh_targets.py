@@ -58,6 +58,8 @@ import pandas as pd
 from IPython.display import Markdown, display
 from scipy import stats
 
+import pairdata.mh_beta
+import pairdata.mh_normal
 from comparisons.registry import get_pair
 from comparisons.run import resolve_settings, run_pair
 from handrolled import mh, mh_beta, mh_normal
@@ -131,7 +133,7 @@ show(mh.update_log_scale)
 #    \quad \mu = 10,\ \sigma = 5, \quad \text{proposal } N(x, 1). $$
 
 # %%
-normal_data = mh_normal.default_data()
+normal_data = pairdata.mh_normal.default_data()
 print(normal_data)
 show(mh_normal.logdensity, mh_normal.proposal_logpdf)
 
@@ -185,7 +187,7 @@ checks_summary(normal_result)
 # the target here. The two are close but not the same distribution:
 
 # %%
-beta_data = mh_beta.default_data()
+beta_data = pairdata.mh_beta.default_data()
 print(beta_data)
 for a in (2.31, 2.37):
     target = stats.beta(a, beta_data["b"])

@@ -41,10 +41,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
+from comparisons.pairs import regression as reference
 from comparisons.registry import get_pair
 from comparisons.run import run_pair
 from handrolled import regression as reg
 from models.regression import build_model
+from pairdata.regression import default_data
 
 
 def show(*functions):
@@ -67,7 +69,7 @@ def show(*functions):
 # Below, $x_i$ is the height and $y_i$ the weight.
 
 # %%
-data = reg.default_data()
+data = default_data()
 print(pd.DataFrame({"height": data["height"], "weight": data["weight"]}).T)
 print({k: data[k] for k in ("m0", "m1", "epsilon")})
 
@@ -176,7 +178,7 @@ show(reg.beta_conditional, reg.blocked_kernel)
 # checked against:
 
 # %%
-exact = reg.exact_marginals(data)
+exact = reference.exact_marginals(data)
 display(
     pd.DataFrame(
         {

@@ -1,8 +1,9 @@
 """Measured power and false alarms of every check: ``make power`` (not in the quick tests).
 
 Runs each check on every correct sampler over many seeds (false-alarm rate) and
-on every deliberately wrong sampler of ``tests/wrong_samplers.py`` (detection
-rate), and writes ``benchmarks/power.md`` and ``benchmarks/power.json``.
+on every deliberately wrong sampler of the catalogue (detection rate), as each
+pair declares them (``Pair.handrolled`` and ``Pair.wrong``), and writes
+``benchmarks/power.md`` and ``benchmarks/power.json``.
 
 Checks:
 
@@ -14,7 +15,7 @@ Checks:
   that pair and seed is compared with the same run (``run_pair(pymc_from=...)``).
 * ``geweke`` and ``sbc``: :func:`comparisons.validation.validate` at the sizes
   below, on pairs that declare a prior and a simulator; LDA's validation corpus
-  and label-invariant quantities are in :mod:`comparisons.simulators`.
+  and label-invariant quantities are in :mod:`comparisons.pairs.lda`.
 
 Usage: ``python scripts/power.py [--seeds-correct N] [--seeds-wrong N] [--pairs NAME ...]
 [--scheduler ADDRESS]``.
@@ -37,32 +38,9 @@ sys.path.insert(0, str(ROOT))
 
 from comparisons import agreement, run  # noqa: E402
 from comparisons import validation as v  # noqa: E402
-from comparisons.registry import get_pair  # noqa: E402
+from comparisons.registry import PAIRS, get_pair  # noqa: E402
 from comparisons.report import write_atomic  # noqa: E402
 
-W = "tests/wrong_samplers.py:"
-CORRECT = {
-    "bivariate_normal": ["handrolled.bivariate_normal:sample"],
-    "regression": ["handrolled.regression:sample", "handrolled.regression:sample_blocked"],
-    "mh_normal": ["handrolled.mh_normal:sample"],
-    "mh_beta": ["handrolled.mh_beta:sample"],
-    "bayes_net": ["handrolled.bayes_net:sample", "handrolled.bayes_net:sample_rejection"],
-    "lda": ["handrolled.lda:sample", "handrolled.lda:sample_plain"],
-}
-WRONG = {
-    "bivariate_gibbs_without_shrinkage": "bivariate_normal",
-    "bivariate_independent_marginals": "bivariate_normal",
-    "mh_normal_independence_without_hastings": "mh_normal",
-    "mh_beta_independence_without_hastings": "mh_beta",
-    "mh_beta_random_walk_accepting_out_of_support": "mh_beta",
-    "regression_blocked_rate_as_scale": "regression",
-    "regression_blocked_sse_not_halved": "regression",
-    "regression_gibbs_variance_as_sd": "regression",
-    "bayes_net_gibbs_ignoring_children": "bayes_net",
-    "bayes_net_right_marginals_wrong_dependence": "bayes_net",
-    "bayes_net_gibbs_without_evidence_on_children": "bayes_net",
-    "lda_gibbs_keeping_the_current_token": "lda",
-}
 TWIN_SBC = ("regression", "bayes_net")
 """Pairs whose PyMC twin (``--sampler pymc``) goes through SBC here, ``--seeds-twin`` times.
 
@@ -114,10 +92,13 @@ def jobs(pairs: Sequence[str], seeds_correct: int, seeds_wrong: int, seeds_twin:
     """(kind, pair, sampler, seeds) of every run, grouped by pair so PyMC runs are shared."""
     out = []
     for pair in pairs:
-        out += [("correct", pair, sampler, seeds_correct) for sampler in CORRECT[pair]]
+        declared = get_pair(pair)
+        out += [
+            ("correct", pair, sampler, seeds_correct) for sampler in declared.handrolled.values()
+        ]
         if pair in TWIN_SBC and seeds_twin > 0:
             out.append(("correct", pair, run.PYMC, seeds_twin))
-        out += [("wrong", pair, W + name, seeds_wrong) for name, p in WRONG.items() if p == pair]
+        out += [("wrong", pair, sampler, seeds_wrong) for sampler in declared.wrong.values()]
     return out
 
 
@@ -127,7 +108,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds-correct", type=int, default=10)
     parser.add_argument("--seeds-wrong", type=int, default=10)
     parser.add_argument("--seeds-twin", type=int, default=3)
-    parser.add_argument("--pairs", nargs="+", choices=list(CORRECT), default=list(CORRECT))
+    names = [pair.name for pair in PAIRS]
+    parser.add_argument("--pairs", nargs="+", choices=names, default=names)
     parser.add_argument("--scheduler", default=None)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks")
     args = parser.parse_args(argv)
@@ -140,7 +122,8 @@ def main(argv=None) -> int:
         for kind, pair, sampler, n_seeds in todo:
             if references and next(iter(references))[0] != pair:
                 references.clear()
-            row = {"kind": kind, "pair": pair, "sampler": sampler.removeprefix(W), "runs": n_seeds}
+            name = sampler if kind == "correct" else sampler.split(":")[-1]
+            row = {"kind": kind, "pair": pair, "sampler": name, "runs": n_seeds}
             per_seed = []
             for check in ("compare", "geweke", "sbc"):
                 t = time.perf_counter()

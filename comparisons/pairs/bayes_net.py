@@ -7,6 +7,17 @@ enumerating the 32 states: P(node = 1 | evidence) (the mean; the sd is
 exact means, their mean is the posterior covariance) and the log joint
 probability of a draw. Quantiles of 0/1 quantities are 0 or 1 with zero MCSE,
 so only the mean and sd are compared.
+
+The enumeration states the network (:data:`GRAPH`) itself: the PyMC model and
+the hand-written sampler state it too, each on its own, and share only the
+data (:mod:`pairdata.bayes_net`).
+
+Validation (Geweke's test, SBC): the prior of the unobserved nodes is forward
+sampling of the network (:func:`prior`) with the evidence nodes dropped; the
+data are the evidence nodes' values, drawn from P(evidence nodes | unobserved
+nodes) by enumerating the evidence nodes' states (:func:`simulate`). The
+default query observes A and E, so each replication validates the sampler on
+one of the four evidence patterns, with the probability the network gives it.
 """
 
 from __future__ import annotations
@@ -18,18 +29,69 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from comparisons.loading import load_callable
 from comparisons.pair import ExactMarginal, Pair, Section
-from handrolled.bayes_net import (
-    EVIDENCE_SEQUENCE,
-    INDEX,
-    NODES,
-    acceptance_fractions,
-    default_data,
-    free_nodes,
-    log_joint,
-    posterior_table,
-    validate_data,
-)
+from pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_nodes, validate_data
+
+GRAPH: dict[str, tuple[str, ...]] = {
+    "A": (),
+    "B": (),
+    "C": ("A", "B"),
+    "D": ("B",),
+    "E": ("C",),
+}
+"""Seed 004's network, stated here for the reference: each node's parents (in the
+order that indexes its table), nodes in topological order."""
+
+
+def log_joint(cpts: Mapping[str, np.ndarray], states: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return ``log P(states)`` of the network: the sum over nodes of log P(node | parents).
+
+    Parameters
+    ----------
+    cpts : mapping of str to ndarray
+        Validated tables, P(node = 1 | parents) indexed by the parents' values.
+    states : mapping of str to ndarray of int
+        Each node's 0/1 values, arrays of one common shape ``S``.
+
+    Returns
+    -------
+    ndarray, shape ``S``
+    """
+    total = 0.0
+    for node, parents in GRAPH.items():
+        p_one = np.asarray(cpts[node])[tuple(np.asarray(states[q]) for q in parents)]
+        with np.errstate(divide="ignore"):
+            total = total + np.log(np.where(np.asarray(states[node]) == 1, p_one, 1.0 - p_one))
+    return np.asarray(total)
+
+
+def enumerate_states(evidence: Mapping[str, int]) -> dict[str, np.ndarray]:
+    """Return every state that agrees with ``evidence``: node to 0/1 values, shape (S,)."""
+    nodes = list(GRAPH)
+    rows = [
+        state
+        for state in itertools.product((0, 1), repeat=len(nodes))
+        if all(state[nodes.index(node)] == value for node, value in evidence.items())
+    ]
+    table = np.array(rows, dtype=np.int64)
+    return {node: table[:, j] for j, node in enumerate(nodes)}
+
+
+def posterior_states(data: Mapping) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Return the states that agree with the evidence and their posterior probabilities (S,).
+
+    Raises
+    ------
+    ValueError
+        If the evidence has probability zero under the tables.
+    """
+    d = validate_data(data)
+    states = enumerate_states(d["evidence"])
+    weights = np.exp(log_joint(d["cpts"], states))
+    if weights.sum() <= 0:
+        raise ValueError(f"evidence {d['evidence']} has probability zero under cpts")
+    return states, weights / weights.sum()
 
 
 def _moments(values: np.ndarray, probs: np.ndarray) -> ExactMarginal:
@@ -48,15 +110,13 @@ def log_joint_of_draws(
     """
     d = validate_data(data)
     evidence = d["evidence"]
-    nodes = free_nodes(evidence)
-    template = posterior[nodes[0]].transpose("chain", "draw")
-    states = np.empty((*template.shape, len(NODES)), dtype=np.int64)
-    for node in NODES:
-        states[..., INDEX[node]] = (
-            evidence[node]
-            if node in evidence
-            else posterior[node].transpose("chain", "draw").values.astype(np.int64)
-        )
+    template = posterior[free_nodes(evidence)[0]].transpose("chain", "draw")
+    states = {
+        node: np.full(template.shape, evidence[node])
+        if node in evidence
+        else posterior[node].transpose("chain", "draw").values.astype(np.int64)
+        for node in GRAPH
+    }
     logp = log_joint(d["cpts"], states)
     return {"logp": xr.DataArray(logp, dims=("chain", "draw"), coords=template.coords)}
 
@@ -65,7 +125,9 @@ def acceptance_table(result) -> list[Section]:
     """Report section: rejection sampling keeps fewer draws as the evidence grows (seed 004)."""
     d = validate_data(result.data)
     rng = np.random.default_rng(2026)
-    observed, exact_fraction = acceptance_fractions(d["cpts"], EVIDENCE_SEQUENCE, 20_000, rng)
+    # The section shows the hand-rolled rejection sampler at work: named, not imported.
+    fractions = load_callable("handrolled.bayes_net:acceptance_fractions", argument="report")
+    observed, exact_fraction = fractions(d["cpts"], EVIDENCE_SEQUENCE, 20_000, rng)
     table = pd.DataFrame(
         {"kept (observed)": observed, "P(evidence) (exact)": exact_fraction},
         index=pd.Index(
@@ -88,15 +150,79 @@ def exact(data: Mapping) -> dict[str, ExactMarginal]:
     By enumeration of the states that agree with the evidence.
     """
     d = validate_data(data)
-    states, probs = posterior_table(d["cpts"], d["evidence"])
+    states, probs = posterior_states(d)
     nodes = free_nodes(d["evidence"])
-    means = {node: float(probs @ states[:, INDEX[node]]) for node in nodes}
-    out = {node: _moments(states[:, INDEX[node]].astype(float), probs) for node in nodes}
+    means = {node: float(probs @ states[node]) for node in nodes}
+    out = {node: _moments(states[node].astype(float), probs) for node in nodes}
     for a, b in itertools.combinations(nodes, 2):
-        product = (states[:, INDEX[a]] - means[a]) * (states[:, INDEX[b]] - means[b])
+        product = (states[a] - means[a]) * (states[b] - means[b])
         out[f"{a}*{b}"] = _moments(product, probs)
     out["logp"] = _moments(log_joint(d["cpts"], states), probs)
     return out
+
+
+# ------------------------------------------------------------- validation
+
+
+def validation_data() -> dict:
+    """Return the default network and query (A and E observed; their values get simulated)."""
+    return default_data()
+
+
+def prior(data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Forward-sample the network once (parents first) and return the unobserved nodes.
+
+    Parameters
+    ----------
+    data : mapping
+        ``cpts`` and ``evidence`` (only which nodes are observed matters).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict of str to ndarray
+        One int64 0/1 value of shape () per unobserved node.
+    """
+    d = validate_data(data)
+    state: dict[str, int] = {}
+    for node, parents in GRAPH.items():
+        p_one = float(np.asarray(d["cpts"][node])[tuple(state[q] for q in parents)])
+        state[node] = int(rng.random() < p_one)
+    return {node: np.asarray(state[node], dtype=np.int64) for node in free_nodes(d["evidence"])}
+
+
+def simulate(data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
+    """Draw the evidence nodes from P(evidence nodes | unobserved nodes = params).
+
+    The evidence nodes' states are enumerated and weighted by the joint
+    probability of the network (a parent among them, like A, is drawn from its
+    conditional given its children, not from its prior table).
+
+    Parameters
+    ----------
+    data : mapping
+        ``cpts`` and ``evidence``; the evidence nodes keep their names and get new values.
+    params : mapping
+        Value (0/1) of every unobserved node.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict
+        ``{"cpts": data["cpts"], "evidence": {node: 0 or 1}}``.
+    """
+    observed = [node for node in GRAPH if node in data["evidence"]]
+    patterns = np.array(list(itertools.product((0, 1), repeat=len(observed))), dtype=np.int64)
+    states = {
+        node: np.full(len(patterns), int(params[node]), dtype=np.int64)
+        for node in GRAPH
+        if node not in observed
+    }
+    states.update({node: patterns[:, k] for k, node in enumerate(observed)})
+    weights = np.exp(log_joint(data["cpts"], states))
+    pick = rng.choice(len(patterns), p=weights / weights.sum())
+    evidence = {node: int(patterns[pick, k]) for k, node in enumerate(observed)}
+    return {"cpts": data["cpts"], "evidence": evidence}
 
 
 PAIR = Pair(
@@ -115,7 +241,16 @@ PAIR = Pair(
     statistics=("mean", "sd"),
     pymc_kwargs={"nuts_sampler": "pymc"},
     report_extra=acceptance_table,
-    validation_data="comparisons.simulators:bayes_net_validation_data",
-    prior="comparisons.simulators:bayes_net_prior",
-    simulate="comparisons.simulators:bayes_net_simulate",
+    validation_data=validation_data,
+    prior=prior,
+    simulate=simulate,
+    wrong={
+        "gibbs_ignoring_children": "handrolled.wrong_samplers:bayes_net_gibbs_ignoring_children",
+        "right_marginals_wrong_dependence": (
+            "handrolled.wrong_samplers:bayes_net_right_marginals_wrong_dependence"
+        ),
+        "gibbs_without_evidence_on_children": (
+            "handrolled.wrong_samplers:bayes_net_gibbs_without_evidence_on_children"
+        ),
+    },
 )

@@ -9,7 +9,13 @@ import xarray as xr
 from scipy import stats
 
 from comparisons.pair import PROBS, ExactMarginal, Pair
-from handrolled.bivariate_normal import covariance, default_data, validate_data
+from pairdata.bivariate_normal import default_data, validate_data
+
+
+def covariance(data: Mapping) -> np.ndarray:
+    """Return the target's covariance matrix of validated ``data``, shape (2, 2)."""
+    (s1, s2), rho = data["sigma"], data["rho"]
+    return np.array([[s1 * s1, rho * s1 * s2], [rho * s1 * s2, s2 * s2]])
 
 
 def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[str, xr.DataArray]:
@@ -59,4 +65,8 @@ PAIR = Pair(
     variables=("x",),
     derived=log_density,
     reference=exact,
+    wrong={
+        "gibbs_without_shrinkage": "handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage",
+        "independent_marginals": "handrolled.wrong_samplers:bivariate_independent_marginals",
+    },
 )

@@ -3,6 +3,36 @@
 Topics are exchangeable, so every chain settles in one of K! labellings.
 :func:`align` relabels each chain's topics to match a reference (Hungarian
 matching on the Hellinger distance between topics) before any statistic.
+Everything here (alignment, derived quantities, the validation corpus and its
+simulator) is written apart from the PyMC model and the hand-written sampler;
+the three share only the data (:mod:`pairdata.lda`).
+
+LDA on a small corpus
+---------------------
+The pair's bars corpus (40 documents, K = 10, V = 25) is far too large for
+hundreds of replications. Validation uses a small corpus drawn from the model
+itself (:data:`LDA_SETTING`): D = 6 documents of 24 tokens each, V = 9 words,
+K = 3 topics, alpha = 1 (flat over each document's topic proportions) and
+beta = 0.5 (topics moderately sparse, so prior topics usually differ):
+
+    theta_m ~ Dir(alpha),  phi_k ~ Dir(beta),
+    z_mn ~ Cat(theta_m),   w_mn ~ Cat(phi_{z_mn}).
+
+*Label switching.* The posterior is symmetric under relabelling the topics and
+a Gibbs chain stays near one labelling, so the rank of ``theta[0, 0]`` among
+posterior draws says which labelling the chain found, not whether it is
+calibrated. The test quantities are therefore label-invariant functions of
+(theta, phi) alone (:func:`test_params`): the topics sorted by their corpus
+weight ``sum_m theta_mk`` (largest first) with the last component of every
+simplex dropped (it is one minus the others), plus the pair's own ``derived``
+quantities (log likelihood per token, mean entropy of the topics and of the
+documents' proportions). Aligning the posterior draws to the prior draw
+(:func:`topic_permutation`) was not used: the aligned
+quantity would depend on the prior draw itself, so the prior draw and the
+posterior draws would no longer be exchangeable and the ranks of a correct
+sampler would not be exactly uniform (they pile up in the middle when two
+topics are close). Sorting is a function of the draw alone, so SBC and
+Geweke's test stay exact whatever labelling each chain settles in.
 """
 
 from __future__ import annotations
@@ -15,7 +45,7 @@ import xarray as xr
 from scipy.optimize import linear_sum_assignment
 
 from comparisons.pair import Pair, Section
-from handrolled.lda import count_matrix, default_data, validate_data
+from pairdata.lda import default_data, validate_data
 
 
 def hellinger_matrix(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -98,6 +128,21 @@ def log_likelihood_per_token(theta: np.ndarray, phi: np.ndarray, counts: np.ndar
     return (np.log(rate) * counts[rows, cols]).sum(axis=-1) / counts.sum()
 
 
+def word_counts(data: Mapping) -> np.ndarray:
+    """Return ``n_mw``, how often word ``w`` occurs in document ``m``, shape (D, V)."""
+    d = validate_data(data)
+    counts = np.zeros((d["D"], d["V"]), dtype=np.int64)
+    for m, doc in enumerate(d["docs"]):
+        counts[m] += np.bincount(doc, minlength=d["V"])
+    return counts
+
+
+def entropy(p: np.ndarray) -> np.ndarray:
+    """Entropy (nats) of the distributions along the last axis, with 0 log 0 = 0."""
+    safe = np.where(p > 0, p, 1.0)
+    return -np.sum(np.where(p > 0, p * np.log(safe), 0.0), axis=-1)
+
+
 def joint_quantities(
     posterior: xr.Dataset, data: Mapping, centers: Mapping
 ) -> dict[str, xr.DataArray]:
@@ -113,12 +158,9 @@ def joint_quantities(
     dims = ("chain", "draw")
     coords = {dim: posterior[dim].values for dim in dims}
 
-    def entropy(p):
-        return -np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0), axis=-1)
-
     return {
         "loglik_per_token": xr.DataArray(
-            log_likelihood_per_token(theta, phi, count_matrix(d)), dims=dims, coords=coords
+            log_likelihood_per_token(theta, phi, word_counts(d)), dims=dims, coords=coords
         ),
         "phi_entropy": xr.DataArray(entropy(phi).mean(axis=-1), dims=dims, coords=coords),
         "theta_entropy": xr.DataArray(entropy(theta).mean(axis=-1), dims=dims, coords=coords),
@@ -173,6 +215,116 @@ def topics_section(result) -> list[Section]:
     return [Section("Topics, aligned", text=text, table=table, images=images)]
 
 
+# ------------------------------------------------------------- validation
+
+LDA_SETTING = {"D": 6, "doc_length": 24, "V": 9, "K": 3, "alpha": 1.0, "beta": 0.5}
+"""Small validation corpus of LDA (see the module docstring)."""
+
+
+def validation_data() -> dict:
+    """Return the :data:`LDA_SETTING` corpus, with one set of documents simulated (seed 0).
+
+    Returns
+    -------
+    dict
+        ``docs`` (list of ``D`` int64 arrays, each shape (doc_length,)), ``V``,
+        ``K``, ``alpha``, ``beta``; the documents' lengths are kept in every
+        replication, their words are simulated.
+    """
+    s = LDA_SETTING
+    data = {
+        "docs": [np.zeros(s["doc_length"], dtype=np.int64) for _ in range(s["D"])],
+        "V": s["V"],
+        "K": s["K"],
+        "alpha": s["alpha"],
+        "beta": s["beta"],
+    }
+    rng = np.random.default_rng(0)
+    return simulate(data, prior(data, rng), rng)
+
+
+def prior(data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Draw ``theta_m ~ Dir(alpha)`` for every document and ``phi_k ~ Dir(beta)`` for every topic.
+
+    Parameters
+    ----------
+    data : mapping
+        Uses the number of documents (``len(docs)``), ``V``, ``K``, ``alpha``, ``beta``.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``theta`` (D, K) and ``phi`` (K, V), rows on the simplex.
+    """
+    D, K, V = len(data["docs"]), int(data["K"]), int(data["V"])
+    theta = rng.dirichlet(np.full(K, float(data["alpha"])), size=D)
+    phi = rng.dirichlet(np.full(V, float(data["beta"])), size=K)
+    return {"theta": theta, "phi": phi}
+
+
+def simulate(data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
+    """Draw every token: ``z_mn ~ Cat(theta_m)``, then ``w_mn ~ Cat(phi_{z_mn})``.
+
+    Parameters
+    ----------
+    data : mapping
+        LDA data; the documents' lengths are kept, their words replaced.
+    params : mapping
+        ``theta`` (D, K) and ``phi`` (K, V).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict
+        ``docs`` (new words, each document as long as before), ``V``, ``K``,
+        ``alpha``, ``beta`` of ``data``.
+    """
+    theta, phi = np.asarray(params["theta"], float), np.asarray(params["phi"], float)
+    K, V = phi.shape
+    docs = []
+    for m, doc in enumerate(data["docs"]):
+        z = rng.choice(K, size=len(doc), p=theta[m] / theta[m].sum())
+        cum = np.cumsum(phi[z], axis=1)
+        u = rng.random(len(doc)) * cum[:, -1]
+        words = np.minimum((cum <= u[:, None]).sum(axis=1), V - 1)
+        docs.append(words.astype(np.int64))
+    return {"docs": docs, **{k: data[k] for k in ("V", "K", "alpha", "beta")}}
+
+
+def test_params(params: Mapping[str, np.ndarray], data: Mapping) -> dict[str, np.ndarray]:
+    """Return label-invariant summaries of LDA draws.
+
+    Topic ``k``'s weight is ``sum_m theta[m, k] / D``; the topics are ordered by
+    decreasing weight, a function of the draw alone, which gives the same
+    values in every one of the K! labellings (see the module docstring).
+
+    Parameters
+    ----------
+    params : mapping of str to ndarray
+        ``theta`` (chain, draw, D, K) and ``phi`` (chain, draw, K, V).
+    data : mapping
+        Unused (the summaries depend on the draw alone).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``doc_entropy`` (chain, draw, D): entropy of each document's ``theta_m``;
+        ``topic_weight`` (chain, draw, K - 1): the sorted weights without the
+        smallest (one minus the others); ``topic_entropy`` (chain, draw, K):
+        entropy of each topic ``phi_k``, in the order of the weights.
+    """
+    theta = np.asarray(params["theta"], float)
+    phi = np.asarray(params["phi"], float)
+    weight = theta.mean(axis=-2)  # (chain, draw, K)
+    order = np.argsort(-weight, axis=-1, kind="stable")
+    return {
+        "doc_entropy": entropy(theta),
+        "topic_weight": np.take_along_axis(weight, order, axis=-1)[..., :-1],
+        "topic_entropy": np.take_along_axis(entropy(phi), order, axis=-1),
+    }
+
+
 PAIR = Pair(
     name="lda",
     title="Latent Dirichlet allocation: collapsed Gibbs against NUTS on the marginalised model",
@@ -189,8 +341,13 @@ PAIR = Pair(
     align=align,
     settings={"draws": 2000, "tune": 1000, "chains": 4},
     report_extra=topics_section,
-    validation_data="comparisons.simulators:lda_validation_data",
-    prior="comparisons.simulators:lda_prior",
-    simulate="comparisons.simulators:lda_simulate",
-    test_params="comparisons.simulators:lda_test_params",
+    validation_data=validation_data,
+    prior=prior,
+    simulate=simulate,
+    test_params=test_params,
+    wrong={
+        "gibbs_keeping_the_current_token": (
+            "handrolled.wrong_samplers:lda_gibbs_keeping_the_current_token"
+        ),
+    },
 )

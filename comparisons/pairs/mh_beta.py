@@ -25,7 +25,15 @@ import xarray as xr
 from scipy import special, stats
 
 from comparisons.pair import PROBS, ExactMarginal, Pair
-from handrolled.mh_beta import default_data, logdensity, validate_data
+from pairdata.mh_beta import default_data, validate_data
+
+
+def logdensity(x, data: Mapping) -> np.ndarray:
+    """Return ``log Beta(x | a, b)`` of validated ``data``; ``-inf`` outside the open (0, 1)."""
+    x = np.asarray(x, dtype=float)
+    inside = (x > 0.0) & (x < 1.0)
+    value = stats.beta(data["a"], data["b"]).logpdf(np.where(inside, x, 0.5))
+    return np.where(inside, value, -np.inf)
 
 
 def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[str, xr.DataArray]:
@@ -127,4 +135,12 @@ PAIR = Pair(
     reference=exact,
     settings={"draws": 10000, "tune": 1000, "chains": 4},
     pymc_steps={"metropolis": "Metropolis"},
+    wrong={
+        "independence_without_hastings": (
+            "handrolled.wrong_samplers:mh_beta_independence_without_hastings"
+        ),
+        "random_walk_accepting_out_of_support": (
+            "handrolled.wrong_samplers:mh_beta_random_walk_accepting_out_of_support"
+        ),
+    },
 )

@@ -21,7 +21,7 @@ import xarray as xr
 from scipy import stats
 
 from comparisons.pair import PROBS, ExactMarginal, Pair
-from handrolled.mh_normal import default_data, logdensity, validate_data
+from pairdata.mh_normal import default_data, validate_data
 
 
 def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[str, xr.DataArray]:
@@ -42,7 +42,8 @@ def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[
         ``logp``, dims (chain, draw).
     """
     d = validate_data(data)
-    return {"logp": xr.apply_ufunc(lambda x: logdensity(x, d), posterior["x"])}
+    target = stats.norm(d["mu"], d["sigma"])
+    return {"logp": xr.apply_ufunc(target.logpdf, posterior["x"])}
 
 
 def exact(data: Mapping) -> dict[str, ExactMarginal]:
@@ -91,4 +92,9 @@ PAIR = Pair(
     reference=exact,
     settings={"draws": 2000, "tune": 1000, "chains": 4},
     pymc_steps={"metropolis": "Metropolis"},
+    wrong={
+        "independence_without_hastings": (
+            "handrolled.wrong_samplers:mh_normal_independence_without_hastings"
+        ),
+    },
 )

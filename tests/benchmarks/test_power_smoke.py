@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from scipy import stats
 
+from comparisons.registry import PAIRS
+
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("power", ROOT / "scripts" / "power.py")
 power = importlib.util.module_from_spec(spec)
@@ -26,14 +28,14 @@ def test_clopper_pearson_matches_closed_forms():
     assert stats.binom.cdf(3, 20, high) == pytest.approx(0.025)
 
 
-def test_every_wrong_sampler_and_correct_sampler_has_a_job_grouped_by_pair():
-    jobs = power.jobs(list(power.CORRECT), 3, 2, 1)
-    samplers = [j[2].removeprefix(power.W) for j in jobs]
-    handrolled = {s for v in power.CORRECT.values() for s in v}
-    assert set(samplers) == handrolled | set(power.WRONG) | {"pymc"}
+def test_every_sampler_a_pair_declares_has_a_job_grouped_by_pair():
+    names = [pair.name for pair in PAIRS]
+    jobs = power.jobs(names, 3, 2, 1)
+    declared = {s for pair in PAIRS for s in (*pair.handrolled.values(), *pair.wrong.values())}
+    assert {j[2] for j in jobs} == declared | {"pymc"}
     assert [j[1] for j in jobs if j[2] == "pymc"] == list(power.TWIN_SBC)
     pairs = [j[1] for j in jobs]
-    assert pairs == sorted(pairs, key=list(power.CORRECT).index)  # one block per pair
+    assert pairs == sorted(pairs, key=names.index)  # one block per pair
 
 
 def test_power_on_one_pair(tmp_path, monkeypatch):

@@ -10,9 +10,10 @@ from comparisons import agreement
 from comparisons.pair import ExactMarginal
 from comparisons.pairs.bivariate_normal import exact, log_density
 from handrolled import bivariate_normal as bn
-from tests import wrong_samplers
+from handrolled import wrong_samplers
+from pairdata.bivariate_normal import default_data
 
-DATA = bn.default_data()
+DATA = default_data()
 REFERENCE = exact(DATA)
 CENTERS = {"x[0]": 5.0, "x[1]": -1.0}
 

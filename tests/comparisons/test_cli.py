@@ -6,7 +6,8 @@ import pytest
 
 from comparisons import cli
 
-WRONG = "tests/wrong_samplers.py"
+WRONG = "handrolled.wrong_samplers"
+MALFORMED = "tests/malformed_samplers.py"
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +71,11 @@ def test_wrong_sampler_is_caught_with_exit_1(tmp_path, capsys):
     [
         ("no_such_module:sample", "does not import"),
         ("tests/no_such_file.py:sample", "does not exist"),
-        (f"{WRONG}:no_such_function", "has no callable named 'no_such_function'"),
+        (f"{MALFORMED}:no_such_function", "has no callable named 'no_such_function'"),
         ("just-a-name", "must look like package.module:function"),
-        (f"{WRONG}:bivariate_wrong_name", "did not return variable(s) ['x']"),
-        (f"{WRONG}:bivariate_wrong_shape", "expected (4, 1000, 2)"),
-        (f"{WRONG}:bivariate_raises", "raised RuntimeError: step size became negative"),
+        (f"{MALFORMED}:bivariate_wrong_name", "did not return variable(s) ['x']"),
+        (f"{MALFORMED}:bivariate_wrong_shape", "expected (4, 1000, 2)"),
+        (f"{MALFORMED}:bivariate_raises", "raised RuntimeError: step size became negative"),
     ],
 )
 def test_bad_sampler_exits_2_with_one_line(spec, message, tmp_path, capsys):

@@ -7,7 +7,7 @@ def test_module_and_file_specs_load():
     from handrolled.bivariate_normal import sample
 
     assert load_callable("handrolled.bivariate_normal:sample") is sample
-    assert callable(load_callable("tests/wrong_samplers.py:bivariate_raises"))
+    assert callable(load_callable("tests/malformed_samplers.py:bivariate_raises"))
 
 
 def test_user_file_that_fails_to_import_is_an_input_error(tmp_path):

@@ -10,12 +10,16 @@ import pickle
 import numpy as np
 import pytest
 
-from comparisons import cli, run, simulators
+from comparisons import cli, run
 from comparisons import validation as v
 from comparisons.loading import load_callable
+from comparisons.pairs import bayes_net as bayes_net_pair
+from comparisons.pairs import lda as lda_pair
+from comparisons.pairs import regression as regression_pair
 from comparisons.registry import get_pair
 
-W = "tests/wrong_samplers.py:"
+W = "handrolled.wrong_samplers:"
+M = "tests/malformed_samplers.py:"
 SYNC = v.SYNCHRONOUS
 
 
@@ -118,8 +122,8 @@ def test_pymc_twin_bad_input_is_a_clear_error():
 
 
 # ------------------------------------------------------------------------- lda
-# K = 3 topics on 6 x 24 tokens (comparisons.simulators.LDA_SETTING); label-invariant
-# test quantities (comparisons.simulators.lda_test_params).
+# K = 3 topics on 6 x 24 tokens (comparisons.pairs.lda.LDA_SETTING); label-invariant
+# test quantities (comparisons.pairs.lda.test_params).
 
 LDA_GEWEKE = {"replications": 10, "steps": 100, "tune": 20, "seed": 11}
 LDA_SBC = {"replications": 100, "draws": 300, "tune": 50, "seed": 11}
@@ -154,17 +158,17 @@ def test_lda_sbc_passes_gibbs_and_catches_a_wrong_prior():
 
 
 def test_lda_test_params_are_label_invariant():
-    data = simulators.lda_validation_data()
+    data = lda_pair.validation_data()
     rng = np.random.default_rng(2)
-    draw = simulators.lda_prior(data, rng)
+    draw = lda_pair.prior(data, rng)
     assert draw["theta"].shape == (len(data["docs"]), data["K"])
     assert draw["phi"].shape == (data["K"], data["V"])
     perm = rng.permutation(data["K"])
     swapped = {"theta": draw["theta"][:, perm], "phi": draw["phi"][perm]}
-    a = simulators.lda_test_params(v._one_draw(draw), data)
-    b = simulators.lda_test_params(v._one_draw(swapped), data)
+    a = lda_pair.test_params(v._one_draw(draw), data)
+    b = lda_pair.test_params(v._one_draw(swapped), data)
     assert a.keys() == b.keys() and all(np.allclose(a[k], b[k]) for k in a)
-    new = simulators.lda_simulate(data, draw, rng)
+    new = lda_pair.simulate(data, draw, rng)
     assert [len(d) for d in new["docs"]] == [len(d) for d in data["docs"]]
     assert all(d.min() >= 0 and d.max() < data["V"] for d in new["docs"])
 
@@ -191,25 +195,25 @@ def test_ranks_of_calibrated_draws_are_uniform_in_range():
 
 
 def test_simulators_draw_from_the_declared_prior():
-    data = simulators.regression_validation_data()
+    data = regression_pair.regression_validation_data()
     rng = np.random.default_rng(0)
-    draws = [simulators.regression_prior(data, rng) for _ in range(4000)]
+    draws = [regression_pair.regression_prior(data, rng) for _ in range(4000)]
     sigma2 = np.array([d["sigma2"] for d in draws])
     beta1 = np.array([d["beta1"] for d in draws])
-    eps = simulators.REGRESSION_PRIOR["epsilon"]
+    eps = regression_pair.REGRESSION_PRIOR["epsilon"]
     mean, sd = eps / (eps - 1), eps / (eps - 1) / np.sqrt(eps - 2)
     assert abs(sigma2.mean() - mean) < 5 * sd / np.sqrt(len(sigma2))
     assert abs(beta1.mean()) < 5 / np.sqrt(len(beta1))
-    new = simulators.regression_simulate(data, draws[0], rng)
+    new = regression_pair.regression_simulate(data, draws[0], rng)
     assert new["weight"].shape == data["height"].shape and new["m0"] == data["m0"]
 
 
 def test_bayes_net_simulator_draws_evidence_nodes_only():
-    data = simulators.bayes_net_validation_data()
+    data = bayes_net_pair.validation_data()
     rng = np.random.default_rng(1)
-    params = simulators.bayes_net_prior(data, rng)
+    params = bayes_net_pair.prior(data, rng)
     assert set(params) == {"B", "C", "D"}
-    new = simulators.bayes_net_simulate(data, params, rng)
+    new = bayes_net_pair.simulate(data, params, rng)
     assert set(new["evidence"]) == {"A", "E"}
     assert all(value in (0, 1) for value in new["evidence"].values())
 
@@ -247,7 +251,7 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, capsys, monkeypatch):
 def test_sampler_that_raises_midway_keeps_finished_replications(tmp_path, capsys):
     code = cli.main(
         ["validate", "regression", "--method", "sbc", "--scheduler", SYNC,
-         "--sampler", W + "regression_raises_midway", "--replications", "30",
+         "--sampler", M + "regression_raises_midway", "--replications", "30",
          "--out", str(tmp_path)]
     )  # fmt: skip
     err = capsys.readouterr().err.strip().splitlines()[-1]
@@ -261,7 +265,7 @@ def test_sampler_that_raises_midway_keeps_finished_replications(tmp_path, capsys
 
 def test_sampler_with_wrong_output_is_reported():
     with pytest.raises(v.ValidationError, match="did not return variable"):
-        _run("regression", W + "bivariate_wrong_name", "sbc", replications=2)
+        _run("regression", M + "bivariate_wrong_name", "sbc", replications=2)
 
 
 def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):

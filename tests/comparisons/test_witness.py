@@ -7,7 +7,7 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons.simulators import regression_validation_data
+from comparisons.pairs.regression import regression_validation_data
 from comparisons.witness import ModelWitness
 
 MODEL = "models.regression:build_model"
@@ -93,7 +93,7 @@ def test_witness_pickles_as_its_recipe(witness):
 
 
 def test_discrete_variables_take_integer_draws():
-    from handrolled.bayes_net import default_data
+    from pairdata.bayes_net import default_data
 
     witness = ModelWitness("models.bayes_net:build_model", default_data())
     post = xr.Dataset({v: (("chain", "draw"), np.array([[0, 1]])) for v in witness.variables})

@@ -10,6 +10,7 @@ import pytest
 import xarray as xr
 
 from handrolled import bayes_net as bn
+from pairdata.bayes_net import default_data
 
 Z = 4.0  # |estimate - truth| / standard error beyond this fails (a few checks per test)
 
@@ -74,7 +75,7 @@ def max_z_against_exact(draws_by_node, exact):
 
 @pytest.fixture
 def data():
-    return bn.default_data()
+    return default_data()
 
 
 # ------------------------------------------------------------------ exact answers

@@ -2,14 +2,16 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from comparisons.pairs.bivariate_normal import covariance
 from handrolled import bivariate_normal as bn
+from pairdata.bivariate_normal import default_data
 
-DATA = bn.default_data()
+DATA = default_data()
 
 
 def conditional_from_covariance(i, other_value):
     """Conditional mean and sd of x_i | x_j from the joint covariance (textbook formula)."""
-    mu, cov = DATA["mu"], bn.covariance(DATA)
+    mu, cov = DATA["mu"], covariance(DATA)
     j = 1 - i
     mean = mu[i] + cov[i, j] / cov[j, j] * (other_value - mu[j])
     return mean, np.sqrt(cov[i, i] - cov[i, j] ** 2 / cov[j, j])
@@ -77,7 +79,7 @@ def test_draws_match_the_exact_moments_within_mcse():
     import arviz_stats as azs
 
     x = bn.sample(DATA, draws=2000, tune=200, chains=4, random_seed=11)["x"]
-    cov = bn.covariance(DATA)
+    cov = covariance(DATA)
     checks = {
         "x1": (x[..., 0], DATA["mu"][0]),
         "x2": (x[..., 1], DATA["mu"][1]),

@@ -10,7 +10,8 @@ from scipy import stats
 from scipy.special import gammaln
 
 from handrolled import lda as L
-from tests.wrong_samplers import resample_token_keeping_it
+from handrolled.wrong_samplers import resample_token_keeping_it
+from pairdata import lda as lda_data
 
 ALPHA, BETA = 0.3, 0.2
 
@@ -157,7 +158,7 @@ def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
 
 @pytest.mark.parametrize("kernel", ["plain", "fast", "sparse", "numpy"])
 def test_counts_consistent_after_every_sweep(kernel):
-    d = L.validate_data(L.default_data())
+    d = L.validate_data(lda_data.default_data())
     z = np.random.default_rng(3).integers(0, d["K"], d["N"]).astype(np.int32)
 
     def check(z, n_mk, n_kv, n_k, inv):
@@ -172,7 +173,7 @@ def test_counts_consistent_after_every_sweep(kernel):
 
 
 def test_numba_and_numpy_sweeps_agree_bit_for_bit():
-    d = L.validate_data(L.default_data())
+    d = L.validate_data(lda_data.default_data())
     z0 = np.random.default_rng(5).integers(0, d["K"], d["N"]).astype(np.int32)
     a = run_sweeps("plain", d, z0.copy(), 3, seed=6)
     b = run_sweeps("numpy", d, z0.copy(), 3, seed=6)
@@ -211,7 +212,7 @@ def test_sweeps_sample_exact_posterior_of_z(kernel):
 
 
 def test_sample_shapes_and_stats():
-    d = L.default_data()
+    d = lda_data.default_data()
     tree = L.sample(d, draws=7, tune=3, chains=2, random_seed=1)
     post = tree["posterior"]
     assert post["theta"].shape == (2, 7, 40, 10)
@@ -225,7 +226,7 @@ def test_sample_shapes_and_stats():
 
 @pytest.mark.parametrize("kernel", ["fast", "sparse", "plain"])
 def test_same_seed_same_draws_with_one_or_several_chains(kernel):
-    d = L.default_data()
+    d = lda_data.default_data()
     kw = {"draws": 5, "tune": 2, "kernel": kernel}
     a = L.sample(d, chains=3, random_seed=11, **kw)["posterior"]
     b = L.sample(d, chains=3, random_seed=11, **kw)["posterior"]
@@ -240,7 +241,7 @@ def test_same_seed_same_draws_with_one_or_several_chains(kernel):
 
 
 def test_thin_and_var_names_bound_memory():
-    d = L.default_data()
+    d = lda_data.default_data()
     full = L.sample(d, draws=4, tune=0, chains=1, random_seed=3, thin=2)
     only_phi = L.sample(d, draws=4, tune=0, chains=1, random_seed=3, thin=2, var_names=["phi"])
     assert "theta" not in only_phi["posterior"]
@@ -255,7 +256,7 @@ def test_thin_and_var_names_bound_memory():
 
 
 def test_bars_corpus_follows_the_topics():
-    docs, topics = L.bars_corpus(200, 50, 1.0, np.random.default_rng(0))
+    docs, topics = lda_data.bars_corpus(200, 50, 1.0, np.random.default_rng(0))
     assert topics.shape == (10, 25)
     np.testing.assert_allclose(topics.sum(1), 1.0)
     assert all(doc.shape == (50,) and doc.min() >= 0 and doc.max() < 25 for doc in docs)

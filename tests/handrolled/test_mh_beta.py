@@ -6,15 +6,16 @@ from scipy import stats
 from comparisons.pairs import mh_beta as pair
 from handrolled import mh
 from handrolled import mh_beta as mb
-from tests.exact import z_scores
-from tests.wrong_samplers import (
+from handrolled.wrong_samplers import (
     mh_beta_independence_without_hastings as sample_independence_without_hastings,
 )
-from tests.wrong_samplers import (
+from handrolled.wrong_samplers import (
     mh_beta_random_walk_accepting_out_of_support as sample_accepting_out_of_support,
 )
+from pairdata.mh_beta import default_data
+from tests.exact import z_scores
 
-DATA = mb.default_data()
+DATA = default_data()
 TARGET = stats.beta(2.31, 0.627)
 Z = 4.0  # a few statistics per sampler; a correct sampler stays well inside
 

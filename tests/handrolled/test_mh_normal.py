@@ -6,12 +6,13 @@ from scipy import stats
 from comparisons.pairs import mh_normal as pair
 from handrolled import mh
 from handrolled import mh_normal as mn
-from tests.exact import z_scores
-from tests.wrong_samplers import (
+from handrolled.wrong_samplers import (
     mh_normal_independence_without_hastings as sample_independence_without_hastings,
 )
+from pairdata.mh_normal import default_data
+from tests.exact import z_scores
 
-DATA = mn.default_data()
+DATA = default_data()
 TARGET = stats.norm(10.0, 5.0)
 Z = 4.0  # a few statistics per sampler; a correct sampler stays well inside
 

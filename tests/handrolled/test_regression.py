@@ -4,11 +4,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from comparisons.pairs import regression as reference
 from handrolled import regression as reg
+from pairdata import regression as rdata
 
-DATA = reg.default_data()
+DATA = rdata.default_data()
 STATS = reg.sufficient_statistics(DATA["height"], DATA["weight"])
-EXACT = reg.exact_marginals(DATA)
+EXACT = reference.exact_marginals(DATA)
 Z = 4.0  # MCSE-scaled threshold: a handful of checks per test, two-sided
 
 
@@ -41,7 +43,7 @@ class ScriptedRng:
 def python_gibbs(data, *, draws, tune, chains, random_seed, precision=None, blocked=True):
     """Blocked (or not) Gibbs as a plain Python loop over the module's conditionals."""
     precision = precision or reg.sample_precision_given_rest
-    d = reg.validate_data(data)
+    d = rdata.validate_data(data)
     s = reg.sufficient_statistics(d["height"], d["weight"])
     out = {name: np.empty((chains, draws)) for name in reg.VARIABLES}
     for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
@@ -90,19 +92,19 @@ def test_women_is_r_women():
 
 
 def test_davis_keeps_row_12_error_unless_corrected():
-    raw = reg.davis_data()
-    fixed = reg.davis_data(corrected=True)
+    raw = rdata.davis_data()
+    fixed = rdata.davis_data(corrected=True)
     assert raw["height"].size == raw["weight"].size == 200
     assert (raw["height"][11], raw["weight"][11]) == (57.0, 166.0)
     assert (fixed["height"][11], fixed["weight"][11]) == (166.0, 57.0)
-    assert reg.validate_data(fixed)["height"].size == 200
+    assert rdata.validate_data(fixed)["height"].size == 200
 
 
 def test_synthetic_data_is_reproducible_and_valid():
-    a = reg.synthetic_data(30, rng=np.random.default_rng(1))
-    b = reg.synthetic_data(30, rng=np.random.default_rng(1))
+    a = rdata.synthetic_data(30, rng=np.random.default_rng(1))
+    b = rdata.synthetic_data(30, rng=np.random.default_rng(1))
     np.testing.assert_array_equal(a["weight"], b["weight"])
-    assert reg.validate_data(a)["height"].shape == (30,)
+    assert rdata.validate_data(a)["height"].shape == (30,)
 
 
 # ----------------------------------------------------------------- bad input
@@ -126,7 +128,7 @@ def test_synthetic_data_is_reproducible_and_valid():
 )
 def test_bad_data_raises_naming_the_argument(change, match):
     with pytest.raises(ValueError, match=match):
-        reg.validate_data({**DATA, **change})
+        rdata.validate_data({**DATA, **change})
     with pytest.raises(ValueError, match=match):
         reg.sample_blocked({**DATA, **change}, draws=5, tune=0, chains=1, random_seed=0)
 
@@ -135,7 +137,7 @@ def test_missing_key_is_named():
     data = dict(DATA)
     del data["epsilon"]
     with pytest.raises(ValueError, match="epsilon"):
-        reg.validate_data(data)
+        rdata.validate_data(data)
 
 
 @pytest.mark.parametrize(
@@ -333,9 +335,9 @@ def test_correct_python_loop_passes_and_wrong_conditionals_are_caught():
 
 def test_recovers_synthetic_truth():
     truth = {"beta0": -40.0, "beta1": 2.5, "sigma2": 4.0}
-    data = reg.synthetic_data(2000, **truth, rng=np.random.default_rng(17))
+    data = rdata.synthetic_data(2000, **truth, rng=np.random.default_rng(17))
     post = reg.sample_blocked(data, draws=500, tune=200, chains=2, random_seed=1)
-    exact = reg.exact_marginals(data)
+    exact = reference.exact_marginals(data)
     for name, value in truth.items():
         # the posterior covers the truth, on the scale of its own sd
         assert abs(post[name].mean() - value) < Z * post[name].std()
@@ -358,7 +360,7 @@ def test_exact_marginals_match_the_flat_prior_closed_forms():
         "beta1": stats.t(2 * a, ols[1], np.sqrt(cov[1, 1])),
         "sigma2": stats.invgamma(a, scale=b),
     }
-    exact = reg.exact_marginals(data)
+    exact = reference.exact_marginals(data)
     for name, target in targets.items():
         np.testing.assert_allclose(exact[name].mean, target.mean(), rtol=1e-7)
         np.testing.assert_allclose(exact[name].sd, target.std(), rtol=1e-6)
@@ -366,21 +368,21 @@ def test_exact_marginals_match_the_flat_prior_closed_forms():
             np.testing.assert_allclose(q, target.ppf(p), rtol=1e-6)
         grid = target.ppf(np.linspace(0.01, 0.99, 7))
         np.testing.assert_allclose(exact[name].pdf(grid), target.pdf(grid), rtol=1e-6)
-    covariances = reg.exact_covariances(data)
+    covariances = reference.exact_covariances(data)
     np.testing.assert_allclose(covariances["beta0*beta1"], cov[0, 1] * a / (a - 1), rtol=1e-6)
     np.testing.assert_allclose(covariances["beta0*sigma2"], 0.0, atol=1e-9)
 
 
 def test_small_samples_have_no_finite_sigma2_moments():
     data = {**DATA, "height": DATA["height"][:3], "weight": DATA["weight"][:3]}
-    exact = reg.exact_marginals(data)
+    exact = reference.exact_marginals(data)
     assert exact["sigma2"].mean is None and exact["sigma2"].sd is None
     assert exact["beta1"].mean is not None
 
 
 def test_log_posterior_differences_match_scipy():
     points = np.array([[-87.0, 3.45, 2.5], [-80.0, 3.3, 4.0], [-95.0, 3.6, 1.2]])
-    ours = reg.log_posterior(*points.T, DATA)
+    ours = reference.log_posterior(*points.T, DATA)
     x, y = DATA["height"], DATA["weight"]
     theirs = [
         stats.norm(b0 + b1 * x, np.sqrt(s2)).logpdf(y).sum()

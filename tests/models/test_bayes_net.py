@@ -14,19 +14,20 @@ from pymc.sampling.mcmc import assign_step_methods
 from comparisons.pairs.bayes_net import PAIR, exact, log_joint_of_draws
 from handrolled import bayes_net as bn
 from models.bayes_net import build_model
+from pairdata.bayes_net import default_data
 
 Z = 4.0
 
 
 @pytest.fixture
 def data():
-    return bn.default_data()
+    return default_data()
 
 
 @pytest.fixture(scope="module")
 def pymc_draws():
     """One pm.sample run shared by the file (BinaryGibbsMetropolis, about 2 s)."""
-    model = build_model(bn.default_data())
+    model = build_model(default_data())
     return pm.sample(
         model=model,
         draws=1000,

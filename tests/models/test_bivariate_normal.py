@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from handrolled.bivariate_normal import covariance, default_data
+from comparisons.pairs.bivariate_normal import covariance
 from models.bivariate_normal import build_model
+from pairdata.bivariate_normal import default_data
 
 
 def test_free_variable_is_x_of_shape_2():

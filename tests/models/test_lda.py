@@ -8,19 +8,26 @@ import pymc as pm
 import pytest
 from scipy import stats
 
-from comparisons.pairs.lda import PAIR, align, joint_quantities, log_likelihood_per_token
+from comparisons.pairs.lda import (
+    PAIR,
+    align,
+    joint_quantities,
+    log_likelihood_per_token,
+    word_counts,
+)
 from handrolled import lda as L
 from models.lda import build_model
+from pairdata import lda as lda_data
 
 
 def tiny_data():
     """Bars on a 3 x 3 image: V = 9, K = 6, 30 documents of 60 tokens."""
-    docs, topics = L.bars_corpus(30, 60, 0.1, np.random.default_rng(2), side=3)
+    docs, topics = lda_data.bars_corpus(30, 60, 0.1, np.random.default_rng(2), side=3)
     return {"docs": docs, "V": 9, "K": 6, "alpha": 1.0, "beta": 1.0, "true_phi": topics}
 
 
 def test_free_variables_match_the_handrolled_names_and_shapes():
-    d = L.default_data()
+    d = lda_data.default_data()
     model = build_model(d)
     assert {rv.name for rv in model.free_RVs} == {"theta", "phi"}
     point = model.initial_point()
@@ -41,7 +48,7 @@ def test_logp_is_dirichlet_priors_plus_marginal_likelihood():
         value_var = model.rvs_to_values[rv]
         point[value_var.name] = model.rvs_to_transforms[rv].forward(value).eval()
     got = model.compile_logp(jacobian=False)(point)
-    counts = L.count_matrix(d)
+    counts = word_counts(d)
     want = (
         sum(stats.dirichlet.logpdf(t, np.ones(6)) for t in theta)
         + sum(stats.dirichlet.logpdf(p, np.ones(9)) for p in phi)

@@ -1,7 +1,11 @@
-"""Deliberately wrong samplers: each must be caught by the checks that are meant to catch it.
+"""The catalogue of deliberately wrong samplers: each is a bug the harness must catch.
 
-They keep the contract's signature, so they can be passed as ``--sampler
-tests/wrong_samplers.py:<name>``.
+Every one keeps the contract's signature and plants one mistake that a
+hand-written sampler really makes (a dropped Hastings term, a rate passed as a
+scale, the current token left in its counts, ...). Each pair names its own in
+its ``wrong`` field (``comparisons/pairs/<name>.py``); the tests, ``make
+power`` and the notebooks run them from there, and any of them can be passed
+as ``--sampler handrolled.wrong_samplers:<name>``.
 """
 
 import math
@@ -37,21 +41,6 @@ def bivariate_independent_marginals(data, *, draws, tune, chains, random_seed):
     for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
         x[c] = d["mu"] + d["sigma"] * rng.standard_normal((draws, 2))
     return {"x": x}
-
-
-def bivariate_wrong_name(data, *, draws, tune, chains, random_seed):
-    """Returns the draws under the name ``y`` instead of ``x``."""
-    return {"y": np.zeros((chains, draws, 2))}
-
-
-def bivariate_wrong_shape(data, *, draws, tune, chains, random_seed):
-    """Returns draw-major arrays, (draws, chains, 2), the classic transposition slip."""
-    return {"x": np.zeros((draws, chains, 2))}
-
-
-def bivariate_raises(data, *, draws, tune, chains, random_seed):
-    """Fails midway, as a buggy user sampler does."""
-    raise RuntimeError("step size became negative")
 
 
 def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
@@ -207,9 +196,12 @@ def _gibbs_variance_as_sd(stats, m0, m1, epsilon, state, normals, gammas, thin, 
 
 
 def regression_gibbs_variance_as_sd(data, *, draws, tune, chains, random_seed):
-    """WRONG conditional variance: the seed's one-at-a-time Gibbs sampler (thinned as
+    """WRONG conditional variance: ``beta1`` drawn with the variance as its sd.
+
+    The seed's one-at-a-time Gibbs sampler (thinned as
     :func:`handrolled.regression.sample`) draws ``beta1 = mean + var * z`` instead of
-    ``mean + sd * z``, the ``np.random.normal(mean, var)`` slip."""
+    ``mean + sd * z``, the ``np.random.normal(mean, var)`` slip.
+    """
     from handrolled import regression as reg
 
     d = reg.validate_data(data)
@@ -229,9 +221,12 @@ def regression_gibbs_variance_as_sd(data, *, draws, tune, chains, random_seed):
 
 
 def bayes_net_right_marginals_wrong_dependence(data, *, draws, tune, chains, random_seed):
-    """WRONG dependence: every unobserved node drawn independently from its exact
-    posterior marginal P(node | evidence). Each node's draws are exactly right; the
-    joint is not (B and C, B and D are dependent given A and E)."""
+    """WRONG dependence: the nodes drawn independently, each from its exact marginal.
+
+    Every unobserved node is drawn from its posterior marginal P(node | evidence).
+    Each node's draws are exactly right; the joint is not (B and C, B and D are
+    dependent given A and E).
+    """
     from handrolled import bayes_net as bnet
 
     d = bnet.validate_data(data)
@@ -244,9 +239,12 @@ def bayes_net_right_marginals_wrong_dependence(data, *, draws, tune, chains, ran
 
 
 def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, random_seed):
-    """WRONG: Gibbs on Markov blankets that reads the children's *unobserved* values,
-    forgetting that an observed child (E) is clamped: E is resampled from P(E | C)
-    inside the state, so C is conditioned on a random E instead of the evidence."""
+    """WRONG: Gibbs on Markov blankets that resamples an observed child.
+
+    It reads the children's *unobserved* values, forgetting that an observed child
+    (E) is clamped: E is resampled from P(E | C) inside the state, so C is
+    conditioned on a random E instead of the evidence.
+    """
     from handrolled import bayes_net as bnet
 
     d = bnet.validate_data(data)
@@ -263,15 +261,6 @@ def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, r
             for node in nodes:
                 out[node][:, it - tune] = state[:, bnet.INDEX[node]]
     return out
-
-
-def regression_raises_midway(data, *, draws, tune, chains, random_seed):
-    """Correct blocked Gibbs that fails on some data sets, as a buggy sampler does midway."""
-    from handrolled import regression as reg
-
-    if random_seed is not None and random_seed % 16 == 3:
-        raise FloatingPointError("sigma2 underflowed to zero")
-    return reg.sample_blocked(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
 
 
 @njit  # no cache: this file is also loaded under another name by --sampler
@@ -302,7 +291,7 @@ def resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p
 
 @njit
 def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
-    """The seed's sweep over every token with :func:`resample_token_keeping_it`."""
+    """Run the seed's sweep over every token with :func:`resample_token_keeping_it`."""
     p = np.empty(n_k.shape[0])
     for m in range(offsets.shape[0] - 1):
         for i in range(offsets[m], offsets[m + 1]):

@@ -1,0 +1,33 @@
+"""Samplers that break the contract or crash: bad input, answered with exit 2.
+
+Unlike the catalogue of wrong samplers (:mod:`handrolled.wrong_samplers`), whose
+draws are wrong but well formed, these return the wrong names or shapes, or
+raise. They keep the contract's signature, so they can be passed as
+``--sampler tests/malformed_samplers.py:<name>``.
+"""
+
+import numpy as np
+
+
+def bivariate_wrong_name(data, *, draws, tune, chains, random_seed):
+    """Returns the draws under the name ``y`` instead of ``x``."""
+    return {"y": np.zeros((chains, draws, 2))}
+
+
+def bivariate_wrong_shape(data, *, draws, tune, chains, random_seed):
+    """Returns draw-major arrays, (draws, chains, 2), the classic transposition slip."""
+    return {"x": np.zeros((draws, chains, 2))}
+
+
+def bivariate_raises(data, *, draws, tune, chains, random_seed):
+    """Fails midway, as a buggy user sampler does."""
+    raise RuntimeError("step size became negative")
+
+
+def regression_raises_midway(data, *, draws, tune, chains, random_seed):
+    """Correct blocked Gibbs that fails on some data sets, as a buggy sampler does midway."""
+    from handrolled import regression as reg
+
+    if random_seed is not None and random_seed % 16 == 3:
+        raise FloatingPointError("sigma2 underflowed to zero")
+    return reg.sample_blocked(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)

@@ -1,0 +1,84 @@
+"""The witnesses stay independent: no modelling code is shared between a pair's sides.
+
+A pair's PyMC model (``models/``), its exact reference and the rest of its
+declaration (``comparisons/pairs/``) and its hand-written sampler
+(``handrolled/``) may share the data only (``pairdata/``). A helper imported by
+two of them would make the same mistake on both sides, and no comparison could
+see it. Every import counts, at module level or inside a function; naming a
+sampler by its import string (``"handrolled.lda:sample"``) is not an import.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FORBIDDEN = {
+    "models": ("handrolled", "comparisons"),
+    "handrolled": ("models", "comparisons"),
+    "comparisons/pairs": ("handrolled", "models"),
+    "pairdata": ("handrolled", "models", "comparisons"),
+}
+"""Folder to the top-level packages its modules must not import."""
+
+
+def imported_modules(source: str) -> set[str]:
+    """Every module an ``import`` or ``from ... import`` of ``source`` names, nested ones too."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def violations(source: str, forbidden: tuple[str, ...]) -> list[str]:
+    """The imports of ``source`` that reach into a ``forbidden`` top-level package."""
+    return sorted(name for name in imported_modules(source) if name.split(".")[0] in forbidden)
+
+
+def modules(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+@pytest.mark.parametrize("folder", list(FORBIDDEN))
+def test_witnesses_share_no_code(folder):
+    found = {
+        str(path.relative_to(ROOT)): bad
+        for path in modules(folder)
+        if (bad := violations(path.read_text(), FORBIDDEN[folder]))
+    }
+    assert modules(folder), f"no modules under {folder}/"
+    assert not found, f"{folder}/ imports {FORBIDDEN[folder]}: {found}"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from handrolled.bivariate_normal import covariance",
+        "import handrolled.lda as lda",
+        "def f():\n    from handrolled import bayes_net\n",
+        "from handrolled import _common",
+    ],
+)
+def test_the_check_sees_every_kind_of_import(source):
+    assert violations(source, ("handrolled",))
+
+
+def test_an_import_string_is_not_an_import():
+    source = 'PAIR = dict(handrolled={"gibbs": "handrolled.lda:sample"})'
+    assert not violations(source, ("handrolled",))
+
+
+def test_every_pair_has_a_data_module_its_sides_use():
+    from comparisons.registry import PAIRS
+
+    for pair in PAIRS:
+        assert (ROOT / "pairdata" / f"{pair.name}.py").exists(), pair.name
+        for side in ("models", "handrolled", "comparisons/pairs"):
+            source = (ROOT / side / f"{pair.name}.py").read_text()
+            assert f"pairdata.{pair.name}" in imported_modules(source), (side, pair.name)
