@@ -27,7 +27,8 @@ process's peak memory:
 Memory: Linux keeps a process's peak resident set size (``VmHWM``) and lets
 the process reset it (write ``5`` to ``/proc/self/clear_refs``), so
 :class:`PeakMemory` resets it before each side and reads the peak increment
-over the resident size at that moment afterwards: the memory the side itself
+over the resident size at that moment afterwards (on the ``start`` and ``done``
+:class:`comparisons.run.RunEvent` of ``run_pair``): the memory the side itself
 needed (draws, DataTree, sampler workspace, and compilation where it happens
 then). Where that is unavailable the fields are ``None``.
 
