@@ -27,7 +27,8 @@ process's peak memory:
 Memory: Linux keeps a process's peak resident set size (``VmHWM``) and lets
 the process reset it (write ``5`` to ``/proc/self/clear_refs``), so
 :class:`PeakMemory` resets it before each side and reads the peak increment
-over the resident size at that moment afterwards: the memory the side itself
+over the resident size at that moment afterwards (on the ``start`` and ``done``
+:class:`comparisons.run.RunEvent` of ``run_pair``): the memory the side itself
 needed (draws, DataTree, sampler workspace, and compilation where it happens
 then). Where that is unavailable the fields are ``None``.
 
@@ -40,7 +41,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import statistics
 import sys
 import time
@@ -50,6 +50,11 @@ from typing import Any
 
 import numpy as np
 import xarray as xr
+
+from comparisons.errors import check_integer, check_positive
+from comparisons.files import write_atomic
+from comparisons.pymc_runner import PYMC, pymc_sample
+from comparisons.run import HANDROLLED, RunEvent, side_label
 
 DEFAULT_SEED = 20261122
 """Seed of the first timed repeat (the harness's default seed)."""
@@ -62,11 +67,6 @@ CHAIN_COUNTS = (1, 2)
 
 REGRESSION_SIZES = (100, 1_000, 10_000, 100_000)
 """Numbers of data points of :func:`regression_size_scaling`."""
-
-PYMC = "pymc"
-"""Label of the NUTS side in :func:`comparisons.run.run_pair`."""
-
-_PROGRESS = re.compile(r"^\[(?P<pair>[^\]]+)\] (?P<label>.+): (?:(?P<start>\d+ chains x)|done in)")
 
 
 # ------------------------------------------------------------------ helpers
@@ -136,12 +136,6 @@ class PeakMemory:
         if self._start_kb is None or peak is None:
             return None
         return max(peak - self._start_kb, 0) / 1024.0
-
-
-def _check_count(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 def _pair(name: str):
@@ -241,21 +235,18 @@ def measure_pair(
     from comparisons.run import run_pair
 
     pair = _pair(name)
-    repeats = _check_count("repeats", repeats, 1)
-    seed = _check_count("seed", seed, 0)
-    if budget_s is not None and not (isinstance(budget_s, int | float) and budget_s > 0):
-        raise ValueError(f"budget_s must be a positive number of seconds, got {budget_s!r}")
+    repeats = check_integer("repeats", repeats, 1)
+    seed = check_integer("seed", seed, 0)
+    if budget_s is not None:
+        check_positive("budget_s", budget_s, "number of seconds")
     memory = PeakMemory()
     peaks: dict[str, float | None] = {}
 
-    def progress(line: str) -> None:
-        match = _PROGRESS.match(line)
-        if match is None:
-            return
-        if match["start"]:
+    def progress(event: RunEvent) -> None:
+        if event.stage == "start":
             memory.reset()
         else:
-            peaks[match["label"]] = memory.increment_mb()
+            peaks[event.side] = memory.increment_mb()
 
     warm = run_pair(
         pair,
@@ -381,12 +372,11 @@ def gibbs_ess_per_draw(
     from handrolled.bivariate_normal import sample
     from pairdata.bivariate_normal import default_data
 
-    draws = _check_count("draws", draws, 100)
-    chains = _check_count("chains", chains, 1)
-    repeats = _check_count("repeats", repeats, 1)
-    seed = _check_count("seed", seed, 0)
-    if not (isinstance(tolerance, int | float) and tolerance > 0):
-        raise ValueError(f"tolerance must be a positive number, got {tolerance!r}")
+    draws = check_integer("draws", draws, 100)
+    chains = check_integer("chains", chains, 1)
+    repeats = check_integer("repeats", repeats, 1)
+    seed = check_integer("seed", seed, 0)
+    check_positive("tolerance", tolerance)
     data = default_data()
     rho = float(data["rho"])
     analytic = analytic_ess_per_draw(rho)
@@ -426,7 +416,8 @@ class _NutsRunner:
     a first 10-draw ``nutpie.sample`` call (nutpie compiles part of the model
     lazily on first use) as the warm-up; every later call times
     ``nutpie.sample`` alone. Without nutpie (discrete models: PyMC's own step
-    methods), every call is ``pm.sample`` and its time is the posterior's
+    methods), every call is ``pm.sample`` as ``compare`` runs it
+    (:func:`comparisons.pymc_runner.pymc_sample`) and its time is the posterior's
     ``sampling_time``.
     """
 
@@ -467,19 +458,8 @@ class _NutsRunner:
             )
             seconds = time.perf_counter() - start
             return tree["posterior"].to_dataset(), seconds
-        import pymc as pm
-
-        with self.model:
-            tree = pm.sample(
-                draws=draws,
-                tune=tune,
-                chains=chains,
-                cores=chains,
-                random_seed=seed,
-                progressbar=False,
-                compute_convergence_checks=False,
-                **self.pair.pymc_kwargs,
-            )
+        settings = {"draws": draws, "tune": tune, "chains": chains, "seed": seed}
+        tree = pymc_sample(self.model, settings, self.pair.pymc_kwargs, cores=chains)
         post = tree["posterior"]
         return post.to_dataset(), float(post.attrs["sampling_time"])
 
@@ -573,12 +553,12 @@ def regression_size_scaling(
 
     if isinstance(sizes, str | bytes) or not isinstance(sizes, Sequence) or not sizes:
         raise ValueError(f"sizes must be a non-empty sequence of integers >= 3, got {sizes!r}")
-    sizes = [_check_count("sizes", n, 3) for n in sizes]
-    draws = _check_count("draws", draws, 1)
-    tune = _check_count("tune", tune, 0)
-    chains = _check_count("chains", chains, 1)
-    repeats = _check_count("repeats", repeats, 1)
-    seed = _check_count("seed", seed, 0)
+    sizes = [check_integer("sizes", n, 3) for n in sizes]
+    draws = check_integer("draws", draws, 1)
+    tune = check_integer("tune", tune, 0)
+    chains = check_integer("chains", chains, 1)
+    repeats = check_integer("repeats", repeats, 1)
+    seed = check_integer("seed", seed, 0)
     pair = _pair("regression")
     build_model = load_callable(pair.model, argument="model")
     out = []
@@ -589,7 +569,7 @@ def regression_size_scaling(
             func = load_callable(spec)
             warm = _warm_handrolled(func, data)
             run = _handrolled_runner(func, data, draws=draws, tune=tune, chains=chains)
-            sides[f"handrolled:{variant}"] = {
+            sides[side_label(HANDROLLED, variant)] = {
                 "compile_s": warm,
                 **_time_side(run, pair.variables, repeats, seed),
             }
@@ -661,22 +641,22 @@ def chain_scaling(
     pairs = [_pair(n) for n in names]
     if isinstance(chain_counts, str | bytes) or not chain_counts:
         raise ValueError(f"chain_counts must be a non-empty sequence, got {chain_counts!r}")
-    chain_counts = [_check_count("chain_counts", c, 1) for c in chain_counts]
-    repeats = _check_count("repeats", repeats, 1)
-    seed = _check_count("seed", seed, 0)
+    chain_counts = [check_integer("chain_counts", c, 1) for c in chain_counts]
+    repeats = check_integer("repeats", repeats, 1)
+    seed = check_integer("seed", seed, 0)
     out = {}
     for pair in pairs:
         settings = {**DEFAULT_SETTINGS, **pair.settings}
         if draws is not None:
-            settings["draws"] = _check_count("draws", draws, 1)
+            settings["draws"] = check_integer("draws", draws, 1)
         if tune is not None:
-            settings["tune"] = _check_count("tune", tune, 0)
+            settings["tune"] = check_integer("tune", tune, 0)
         data = pair.load_data()
         sides: dict[str, Any] = {}
         for variant, spec in pair.handrolled.items():
             func = load_callable(spec)
             _warm_handrolled(func, data)
-            sides[f"handrolled:{variant}"] = {
+            sides[side_label(HANDROLLED, variant)] = {
                 str(c): _time_side(
                     _handrolled_runner(
                         func, data, draws=settings["draws"], tune=settings["tune"], chains=c
@@ -774,7 +754,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is None:
         print(text)
     else:
-        args.out.write_text(text + "\n", encoding="utf-8")
+        write_atomic(args.out, text + "\n")
     return 0
 
 

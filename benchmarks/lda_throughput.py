@@ -17,6 +17,10 @@ Usage::
 
     python benchmarks/lda_throughput.py [--topics 10 20 50 100] [--iterations 100]
                                         [--repeats 3] [--alpha 0.1] [--beta 0.01]
+                                        [--json FILE]
+
+``--json FILE`` writes the measurements (:func:`measure`'s result) for
+:mod:`benchmarks.run`, which reads them rather than the printed table.
 
 Needs ``pip install lda tomotopy``; a peer that is not installed is skipped.
 """
@@ -24,15 +28,19 @@ Needs ``pip install lda tomotopy``; a peer that is not installed is skipped.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from comparisons.files import write_atomic  # noqa: E402
 from handrolled.lda import (  # noqa: E402
     build_topic_lists,
     initial_counts,
@@ -156,25 +164,24 @@ def run_tomotopy(docs, V, K, alpha, beta, iterations, seed):
     return seconds, final_log_joint(n_mk, n_kv, alpha, beta), topics_of(n_kv, beta)
 
 
-def topic_agreement(topics: dict[str, list[np.ndarray]], ours: str) -> tuple[list, list]:
-    """Distances from ``ours``'s runs to the peers' runs, and between the peers' runs.
+def topic_agreement(
+    ours: Sequence[np.ndarray], peers: Sequence[np.ndarray]
+) -> tuple[list[float], list[float]]:
+    """Distances from our runs' topics to the peers' runs, and between the peers' runs.
 
     Parameters
     ----------
-    topics : dict of str to list of ndarray
-        Each sampler's topics (K, V), one per seed.
-    ours : str
-        The hand-rolled sampler whose topics are judged.
+    ours : sequence of ndarray
+        The hand-rolled sampler's topics (K, V), one per seed.
+    peers : sequence of ndarray
+        Every peer run's topics (K, V), all packages and seeds together.
 
     Returns
     -------
     ours_to_peers, peer_to_peer : list of float
         Mean Hellinger distances after alignment, one per pair of runs.
     """
-    peers = [
-        phi for name, runs in topics.items() if not name.startswith("handrolled") for phi in runs
-    ]
-    ours_to_peers = [topic_distance(a, b) for a in topics[ours] for b in peers]
+    ours_to_peers = [topic_distance(a, b) for a in ours for b in peers]
     peer_to_peer = [
         topic_distance(peers[i], peers[j])
         for i in range(len(peers))
@@ -192,76 +199,168 @@ def warm_up() -> None:
         run_handrolled(d, kernel, 2, 0)
 
 
+KERNELS = {"handrolled fast": "fast", "handrolled sparse": "sparse", "handrolled plain": "plain"}
+"""The hand-rolled samplers, by their name in the table, and their sweep."""
+JUDGED = "handrolled sparse"
+"""The hand-rolled sampler whose topics are compared with the peers'."""
+
+
+def measure(
+    X: np.ndarray,
+    *,
+    topics: Sequence[int],
+    iterations: int,
+    repeats: int,
+    alpha: float,
+    beta: float,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Time every sampler on the corpus ``X`` for each K; print the table as it goes.
+
+    Parameters
+    ----------
+    X : ndarray, shape (D, V)
+        Document-word counts.
+    topics : sequence of int
+        The numbers of topics K.
+    iterations, repeats : int
+        Sweeps per run, and runs (seeds 1 .. repeats) per sampler and K.
+    alpha, beta : float
+        Symmetric Dirichlet hyperparameters.
+    say : callable
+        Receives the lines of the printed table.
+
+    Returns
+    -------
+    dict
+        ``corpus`` (``documents``, ``words``, ``tokens``), ``settings``,
+        ``rows`` (per K and sampler: ``K``, ``sampler``, ``handrolled``,
+        ``mtokens_per_s`` (median), ``loglik_per_token`` (median final
+        ``log p(w, z) / N``), ``loglik_min``, ``loglik_max``), ``topics`` (per
+        K with peers: ``K``, ``kernel``, the mean, lowest and highest distance
+        of :data:`JUDGED`'s topics to the peers' ``ours``, ``ours_lo``,
+        ``ours_hi`` and between peers ``peers``, ``peers_lo``, ``peers_hi``)
+        and ``not_installed`` (peers that were skipped).
+    """
+    docs = counts_to_docs(X)
+    N = int(X.sum())
+    warm_up()
+    runners = {
+        name: lambda d, K, s, kernel=kernel: run_handrolled(d, kernel, iterations, s)
+        for name, kernel in KERNELS.items()
+    }
+    runners["lda"] = lambda d, K, s: run_lda_package(X, K, alpha, beta, iterations, s)
+    not_installed = []
+    try:
+        import tomotopy  # noqa: F401
+
+        runners["tomotopy"] = lambda d, K, s: run_tomotopy(
+            docs, X.shape[1], K, alpha, beta, iterations, s
+        )
+    except ImportError:
+        not_installed.append("tomotopy")
+    say(
+        f"Reuters: {X.shape[0]} documents, {X.shape[1]} words, {N} tokens; "
+        f"alpha={alpha}, beta={beta}, {iterations} iterations, "
+        f"median of {repeats} repeats, one thread"
+    )
+    say(f"{'K':>4}  {'sampler':<18} {'Mtokens/s':>10} {'log p(w,z)/N':>13} (spread over seeds)")
+    rows, topic_rows = [], []
+    for K in topics:
+        d = validate_data({"docs": docs, "V": X.shape[1], "K": K, "alpha": alpha, "beta": beta})
+        # Round robin: repeat r of every sampler runs before repeat r + 1 of any, so a
+        # slow spell of the machine hits all samplers alike, not one of them.
+        runs: dict[str, list] = {name: [] for name in runners}
+        for seed in range(1, repeats + 1):
+            for name in list(runs):
+                try:
+                    runs[name].append(runners[name](d, K, seed))
+                except ImportError:
+                    say(f"{K:>4}  {name:<18} {'not installed':>10}")
+                    not_installed.append(name)
+                    del runs[name]
+        found = {}
+        for name, results in runs.items():
+            rate = N * iterations / statistics.median(r[0] for r in results) / 1e6
+            ll = [r[1] for r in results]
+            found[name] = [r[2] for r in results]
+            row = {
+                "K": K,
+                "sampler": name,
+                "handrolled": name in KERNELS,
+                "mtokens_per_s": rate,
+                "loglik_per_token": statistics.median(ll),
+                "loglik_min": min(ll),
+                "loglik_max": max(ll),
+            }
+            rows.append(row)
+            say(
+                f"{K:>4}  {name:<18} {rate:>10.2f} {row['loglik_per_token']:>13.4f} "
+                f"({row['loglik_min']:.4f} .. {row['loglik_max']:.4f})"
+            )
+        peers = [phi for name, runs_ in found.items() if name not in KERNELS for phi in runs_]
+        ours_to_peers, peer_to_peer = topic_agreement(found[JUDGED], peers)
+        if ours_to_peers and peer_to_peer:
+            row = {
+                "K": K,
+                "kernel": KERNELS[JUDGED],
+                "ours": float(np.mean(ours_to_peers)),
+                "ours_lo": min(ours_to_peers),
+                "ours_hi": max(ours_to_peers),
+                "peers": float(np.mean(peer_to_peer)),
+                "peers_lo": min(peer_to_peer),
+                "peers_hi": max(peer_to_peer),
+            }
+            topic_rows.append(row)
+            say(
+                f"topics K={K}: {JUDGED} to peers {row['ours']:.3f} "
+                f"({row['ours_lo']:.3f} .. {row['ours_hi']:.3f}); "
+                f"peer to peer {row['peers']:.3f} "
+                f"({row['peers_lo']:.3f} .. {row['peers_hi']:.3f})"
+            )
+    return {
+        "corpus": {"documents": int(X.shape[0]), "words": int(X.shape[1]), "tokens": N},
+        "settings": {
+            "topics": list(topics),
+            "iterations": iterations,
+            "repeats": repeats,
+            "alpha": alpha,
+            "beta": beta,
+        },
+        "rows": rows,
+        "topics": topic_rows,
+        "not_installed": sorted(set(not_installed)),
+    }
+
+
 def main(argv=None) -> int:
-    """Print the table; return the exit status."""
+    """Print the table (and write its JSON with ``--json``); return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, nargs="+", default=[10, 20, 50, 100])
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--alpha", type=float, default=0.1)
     parser.add_argument("--beta", type=float, default=0.01)
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
     args = parser.parse_args(argv)
     try:
         X = load_reuters()
     except ImportError:
         print("the Reuters corpus comes with the lda package: pip install lda", file=sys.stderr)
         return 2
-    docs = counts_to_docs(X)
-    N = int(X.sum())
-    warm_up()
-    runners = {
-        "handrolled fast": lambda d, K, s: run_handrolled(d, "fast", args.iterations, s),
-        "handrolled sparse": lambda d, K, s: run_handrolled(d, "sparse", args.iterations, s),
-        "handrolled plain": lambda d, K, s: run_handrolled(d, "plain", args.iterations, s),
-        "lda": lambda d, K, s: run_lda_package(X, K, args.alpha, args.beta, args.iterations, s),
-    }
-    try:
-        import tomotopy  # noqa: F401
-
-        runners["tomotopy"] = lambda d, K, s: run_tomotopy(
-            docs, X.shape[1], K, args.alpha, args.beta, args.iterations, s
-        )
-    except ImportError:
-        print("tomotopy not installed: skipped", file=sys.stderr)
-    print(
-        f"Reuters: {X.shape[0]} documents, {X.shape[1]} words, {N} tokens; "
-        f"alpha={args.alpha}, beta={args.beta}, {args.iterations} iterations, "
-        f"median of {args.repeats} repeats, one thread"
+    result = measure(
+        X,
+        topics=args.topics,
+        iterations=args.iterations,
+        repeats=args.repeats,
+        alpha=args.alpha,
+        beta=args.beta,
+        say=lambda line: print(line, flush=True),
     )
-    print(f"{'K':>4}  {'sampler':<18} {'Mtokens/s':>10} {'log p(w,z)/N':>13} (spread over seeds)")
-    for K in args.topics:
-        d = validate_data(
-            {"docs": docs, "V": X.shape[1], "K": K, "alpha": args.alpha, "beta": args.beta}
-        )
-        # Round robin: repeat r of every sampler runs before repeat r + 1 of any, so a
-        # slow spell of the machine hits all samplers alike, not one of them.
-        runs: dict[str, list] = {name: [] for name in runners}
-        for seed in range(1, args.repeats + 1):
-            for name in list(runs):
-                try:
-                    runs[name].append(runners[name](d, K, seed))
-                except ImportError:
-                    print(f"{K:>4}  {name:<18} {'not installed':>10}")
-                    del runs[name]
-        topics = {}
-        for name, results in runs.items():
-            rate = N * args.iterations / statistics.median(r[0] for r in results) / 1e6
-            ll = [r[1] for r in results]
-            topics[name] = [r[2] for r in results]
-            print(
-                f"{K:>4}  {name:<18} {rate:>10.2f} {statistics.median(ll):>13.4f} "
-                f"({min(ll):.4f} .. {max(ll):.4f})",
-                flush=True,
-            )
-        ours_to_peers, peer_to_peer = topic_agreement(topics, "handrolled sparse")
-        if ours_to_peers and peer_to_peer:
-            print(
-                f"topics K={K}: handrolled sparse to peers {np.mean(ours_to_peers):.3f} "
-                f"({min(ours_to_peers):.3f} .. {max(ours_to_peers):.3f}); "
-                f"peer to peer {np.mean(peer_to_peer):.3f} "
-                f"({min(peer_to_peer):.3f} .. {max(peer_to_peer):.3f})",
-                flush=True,
-            )
+    if "tomotopy" in result["not_installed"]:
+        print("tomotopy not installed: skipped", file=sys.stderr)
+    if args.json is not None:
+        write_atomic(args.json, json.dumps(result, indent=1) + "\n")
     return 0
 
 

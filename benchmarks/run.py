@@ -11,7 +11,7 @@ crash in one does not lose the others):
 3. :func:`benchmarks.ess_per_second.regression_size_scaling`: time against N;
 4. :func:`benchmarks.ess_per_second.chain_scaling`: 1 and 2 chains;
 5. ``benchmarks/lda_throughput.py`` (tokens per second against tomotopy and
-   ``lda``), when it exists and imports: run as a script, its table parsed.
+   ``lda``), when it exists and imports: run as a script, its ``--json`` read.
 
 Each process's peak resident memory is its ``ru_maxrss`` from ``os.wait4``.
 The pair processes get a fresh, empty ``NUMBA_CACHE_DIR``, so their first run
@@ -38,7 +38,6 @@ import json
 import math
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
@@ -48,6 +47,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from comparisons.errors import check_integer, check_positive
+from comparisons.files import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository (the processes run there)."""
@@ -125,8 +127,7 @@ def run_child(
     -------
     Child
     """
-    if not (isinstance(timeout, int | float) and timeout > 0):
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    check_positive("timeout", timeout, "number of seconds")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -201,82 +202,15 @@ def lda_benchmark_available() -> tuple[bool, str]:
     return True, ""
 
 
-_NUMBER = r"-?\d+(?:\.\d+)?"
-_LDA_ROW = re.compile(
-    rf"^\s*(?P<K>\d+)\s+(?P<sampler>\S.*?)\s+(?P<rate>{_NUMBER})\s+(?P<ll>{_NUMBER})"
-    rf"\s+\((?P<lo>{_NUMBER})\s*\.\.\s*(?P<hi>{_NUMBER})\)\s*$"
-)
-
-
-_TOPICS_ROW = re.compile(
-    rf"^topics K=(?P<K>\d+): handrolled (?P<kernel>\w+) to peers (?P<ours>{_NUMBER}) "
-    rf"\((?P<ours_lo>{_NUMBER}) \.\. (?P<ours_hi>{_NUMBER})\); peer to peer (?P<peers>{_NUMBER}) "
-    rf"\((?P<peers_lo>{_NUMBER}) \.\. (?P<peers_hi>{_NUMBER})\)\s*$"
-)
-
-
-def parse_topic_rows(text: str) -> list[dict[str, Any]]:
-    """Parse the topic-matching lines of ``lda_throughput.py``'s output.
-
-    Parameters
-    ----------
-    text : str
-        Its standard output; lines read ``topics K=10: handrolled sparse to peers
-        0.732 (0.695 .. 0.752); peer to peer 0.729 (0.700 .. 0.762)`` (mean
-        Hellinger distances between aligned topics of two runs).
-
-    Returns
-    -------
-    list of dict
-        ``K``, ``kernel`` and the six distances, one per parsed line.
-    """
-    rows = []
-    for line in text.splitlines():
-        match = _TOPICS_ROW.match(line)
-        if match:
-            row = {k: float(v) for k, v in match.groupdict().items() if k not in ("K", "kernel")}
-            rows.append({"K": int(match["K"]), "kernel": match["kernel"], **row})
-    return rows
-
-
-def parse_lda_table(text: str) -> list[dict[str, Any]]:
-    """Parse the rows of ``lda_throughput.py``'s table.
-
-    Parameters
-    ----------
-    text : str
-        Its standard output; rows read ``K  sampler  Mtokens/s  ll  (lo .. hi)``.
-
-    Returns
-    -------
-    list of dict
-        ``K``, ``sampler``, ``mtokens_per_s``, ``loglik_per_token`` (median)
-        and ``loglik_min``, ``loglik_max`` (over seeds), one per parsed row.
-    """
-    rows = []
-    for line in text.splitlines():
-        match = _LDA_ROW.match(line)
-        if match:
-            rows.append(
-                {
-                    "K": int(match["K"]),
-                    "sampler": match["sampler"].strip(),
-                    "mtokens_per_s": float(match["rate"]),
-                    "loglik_per_token": float(match["ll"]),
-                    "loglik_min": float(match["lo"]),
-                    "loglik_max": float(match["hi"]),
-                }
-            )
-    return rows
-
-
 def lda_ratios(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per K, the fastest hand-rolled kernel's throughput over tomotopy's and ``lda``'s.
 
     Parameters
     ----------
     rows : sequence of mapping
-        From :func:`parse_lda_table`.
+        The ``rows`` of :func:`benchmarks.lda_throughput.measure`: ``K``,
+        ``sampler``, ``handrolled``, ``mtokens_per_s``, ``loglik_per_token``,
+        ``loglik_min``, ``loglik_max``.
 
     Returns
     -------
@@ -293,8 +227,8 @@ def lda_ratios(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for K in sorted({row["K"] for row in rows}):
         at_k = [row for row in rows if row["K"] == K]
-        mine = [row for row in at_k if row["sampler"].startswith("handrolled")]
-        peers = {row["sampler"]: row for row in at_k if not row["sampler"].startswith("handrolled")}
+        mine = [row for row in at_k if row["handrolled"]]
+        peers = {row["sampler"]: row for row in at_k if not row["handrolled"]}
         if not mine:
             continue
         best = max(mine, key=lambda row: row["mtokens_per_s"])
@@ -327,24 +261,39 @@ def lda_ratios(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def run_lda(extra: Sequence[str], *, timeout: float) -> dict[str, Any]:
-    """Run ``benchmarks/lda_throughput.py`` as a script when it is available; parse its table."""
+    """Run ``benchmarks/lda_throughput.py`` as a script when it is available; read its JSON.
+
+    Returns
+    -------
+    dict
+        ``status`` (``"ok"``, ``"failed"``, ``"skipped"``), ``command``,
+        ``wall_s``, ``peak_rss_mb``, ``stdout`` (its printed table, shown in the
+        Markdown), and from its ``--json``: ``rows``, ``topics`` and
+        ``ratios`` (:func:`lda_ratios`).
+    """
     ok, reason = lda_benchmark_available()
     if not ok:
         return {"status": "skipped", "error": reason}
-    child = run_child([sys.executable, str(LDA_SCRIPT), *extra], timeout=timeout)
-    rows = parse_lda_table(child.stdout)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "lda.json"
+        child = run_child(
+            [sys.executable, str(LDA_SCRIPT), *extra, "--json", str(out)], timeout=timeout
+        )
+        measured = json.loads(out.read_text()) if out.exists() else {}
+    rows = measured.get("rows", [])
     result = {
         "command": " ".join(["python", str(LDA_SCRIPT.relative_to(ROOT)), *extra]),
         "wall_s": child.wall_s,
         "peak_rss_mb": child.peak_rss_mb,
         "stdout": child.stdout,
         "rows": rows,
+        "topics": measured.get("topics", []),
         "ratios": lda_ratios(rows),
     }
     if child.returncode != 0 or not rows:
         reason = "timed out" if child.timed_out else f"exit {child.returncode}"
         if child.returncode == 0:
-            reason = "no table rows could be parsed"
+            reason = "no rows were measured"
         return {"status": "failed", "error": f"{reason}: {_tail(child.stderr)}", **result}
     return {"status": "ok", **result}
 
@@ -404,8 +353,7 @@ def run_benchmarks(
     """
     from comparisons.registry import PAIRS, get_pair
 
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
+    check_integer("repeats", repeats, 1)
     unknown = sorted(set(skip) - set(SECTIONS))
     if unknown:
         raise ValueError(f"skip names unknown section(s) {unknown}; known: {list(SECTIONS)}")
@@ -525,7 +473,7 @@ def targets(results: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "met": row["meets_targets"],
             }
         )
-    for row in parse_topic_rows(lda.get("stdout", "")) if lda.get("status") == "ok" else []:
+    for row in lda.get("topics", []) if lda.get("status") == "ok" else []:
         out.append(
             {
                 "target": f"LDA K={row['K']}: {row['kernel']} topics to the peers' / peers' to "
@@ -785,15 +733,6 @@ def _lda_markdown(entry: Mapping[str, Any]) -> list[str]:
 # ---------------------------------------------------------- command line
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        "w", dir=path.parent, prefix=f".{path.name}.", delete=False, encoding="utf-8"
-    ) as tmp:
-        tmp.write(text)
-    os.replace(tmp.name, path)
-
-
 def write_results(results: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
     """Write ``results.json`` and ``results.md`` into ``out_dir`` (each atomically).
 
@@ -803,8 +742,8 @@ def write_results(results: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path
         The JSON and Markdown paths.
     """
     json_path, md_path = out_dir / "results.json", out_dir / "results.md"
-    _write_atomically(json_path, json.dumps(results, indent=1) + "\n")
-    _write_atomically(md_path, render_markdown(results))
+    write_atomic(json_path, json.dumps(results, indent=1) + "\n")
+    write_atomic(md_path, render_markdown(results))
     return json_path, md_path
 
 

@@ -58,6 +58,11 @@ MAX_PRODUCTS = 64
 STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
 AGREE, DISAGREE, NOT_CONVERGED = "agree", "disagree", "not converged"
 SAMPLE_DIMS = ("chain", "draw")
+CHECK_COLUMNS = (
+    "comparison", "side", "kind", "quantity", "statistic", "value", "threshold", "passed",
+)  # fmt: skip
+"""Columns of a run's checks; ``side`` is the side a check judges, ``kind`` one of
+``"agreement"``, ``"exact"``, ``"diagnostic"``, ``"support"``."""
 
 
 def scalar_components(posterior: xr.Dataset, variables: Sequence[str]) -> xr.DataArray:
@@ -195,8 +200,11 @@ def z_checks(
     Returns
     -------
     pandas.DataFrame
-        One row per check: ``comparison``, ``quantity``, ``statistic``,
-        ``a``, ``b``, ``z`` (the value), ``p`` (two-sided).
+        One row per check: ``comparison`` (``"a vs b"``, ``"a vs exact"``),
+        ``side`` (the side it judges: the candidate, or the side checked
+        against the exact answer), ``kind`` (``"agreement"`` or ``"exact"``),
+        ``quantity``, ``statistic``, ``a``, ``b``, ``z`` (the value), ``p``
+        (two-sided).
     """
     rows = []
     for a_label, b_label in pairs:
@@ -204,16 +212,15 @@ def z_checks(
         for quantity in a.index.intersection(b.index, sort=False):
             for stat in statistics:
                 se = np.hypot(a.at[quantity, f"mcse_{stat}"], b.at[quantity, f"mcse_{stat}"])
-                rows.append(
-                    _z_row(
-                        f"{a_label} vs {b_label}",
-                        quantity,
-                        stat,
-                        a.at[quantity, stat],
-                        b.at[quantity, stat],
-                        se,
-                    )
+                row = _z_row(
+                    f"{a_label} vs {b_label}",
+                    quantity,
+                    stat,
+                    a.at[quantity, stat],
+                    b.at[quantity, stat],
+                    se,
                 )
+                rows.append({**row, "side": a_label, "kind": "agreement"})
     for label, summary in summaries.items():
         for quantity, exact in (reference or {}).items():
             if quantity not in summary.index:
@@ -223,12 +230,12 @@ def z_checks(
                 if truth is None:
                     continue
                 se = summary.at[quantity, f"mcse_{stat}"]
-                rows.append(
-                    _z_row(
-                        f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
-                    )
+                row = _z_row(
+                    f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
                 )
-    return pd.DataFrame(rows, columns=["comparison", "quantity", "statistic", "a", "b", "z", "p"])
+                rows.append({**row, "side": label, "kind": "exact"})
+    columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
@@ -272,7 +279,10 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
 
 
 def diagnostic_checks(summaries: Mapping[str, pd.DataFrame], chains: int) -> pd.DataFrame:
-    """Return the convergence gates of every side: R-hat, bulk and tail ESS, per quantity."""
+    """Return the convergence gates of every side: R-hat, bulk and tail ESS, per quantity.
+
+    Columns :data:`CHECK_COLUMNS`, ``kind`` ``"diagnostic"``, ``side`` the side's label.
+    """
     ess_min = ESS_PER_CHAIN_MIN * chains
     rows = []
     for label, summary in summaries.items():
@@ -285,6 +295,8 @@ def diagnostic_checks(summaries: Mapping[str, pd.DataFrame], chains: int) -> pd.
                 rows.append(
                     {
                         "comparison": label,
+                        "side": label,
+                        "kind": "diagnostic",
                         "quantity": quantity,
                         "statistic": stat,
                         "value": float(value),
@@ -292,13 +304,14 @@ def diagnostic_checks(summaries: Mapping[str, pd.DataFrame], chains: int) -> pd.
                         "passed": bool(ok),
                     }
                 )
-    return pd.DataFrame(
-        rows, columns=["comparison", "quantity", "statistic", "value", "threshold", "passed"]
-    )
+    return pd.DataFrame(rows, columns=list(CHECK_COLUMNS))
 
 
 def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
-    """Return one check per side and quantity: the fraction of non-finite draws must be 0."""
+    """Return one check per side and quantity: the fraction of non-finite draws must be 0.
+
+    Columns :data:`CHECK_COLUMNS`, ``kind`` ``"support"``, ``side`` the side's label.
+    """
     rows = []
     for label, da in sides.items():
         bad = (~np.isfinite(da)).mean(SAMPLE_DIMS)
@@ -306,6 +319,8 @@ def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
             rows.append(
                 {
                     "comparison": label,
+                    "side": label,
+                    "kind": "support",
                     "quantity": str(quantity),
                     "statistic": "non-finite draws",
                     "value": float(fraction),
@@ -313,9 +328,7 @@ def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
                     "passed": bool(fraction == 0),
                 }
             )
-    return pd.DataFrame(
-        rows, columns=["comparison", "quantity", "statistic", "value", "threshold", "passed"]
-    )
+    return pd.DataFrame(rows, columns=list(CHECK_COLUMNS))
 
 
 def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | None = None) -> str:
@@ -363,7 +376,8 @@ def compare_draws(
     checks : pandas.DataFrame
         The z-checks (with ``kind="agreement"`` or ``"exact"``), the gates
         (``kind="diagnostic"``) and the support checks (``kind="support"``),
-        columns ``comparison, kind, quantity, statistic, value, threshold, passed``.
+        columns :data:`CHECK_COLUMNS`; ``side`` names the side each check
+        judges (:func:`side_verdicts`).
     summaries : dict of str to DataFrame
     """
     if not 0 < alpha < 1:
@@ -377,18 +391,44 @@ def compare_draws(
     gates = diagnostic_checks(summaries, max(chains))
     support = support_checks(sides)
     result = verdict(z_table, gates, support)
-    z_table = z_table.assign(
-        kind=np.where(z_table["comparison"].str.endswith(" vs exact"), "exact", "agreement"),
-        value=z_table["z"],
-        statistic="z(" + z_table["statistic"] + ")",
-    )
-    columns = ["comparison", "kind", "quantity", "statistic", "value", "threshold", "passed"]
-    checks = pd.concat(
-        [
-            z_table[columns],
-            gates.assign(kind="diagnostic")[columns],
-            support.assign(kind="support")[columns],
-        ],
-        ignore_index=True,
-    )
+    z_table = z_table.assign(value=z_table["z"], statistic="z(" + z_table["statistic"] + ")")
+    columns = list(CHECK_COLUMNS)
+    checks = pd.concat([z_table[columns], gates, support], ignore_index=True)
     return result, checks, summaries
+
+
+def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) -> dict[str, str]:
+    """Return the verdict of every side but ``reference``, from the checks that bear on it.
+
+    A side's checks are the rows whose ``side`` is that side (its comparison
+    with the reference, its exact checks, its gates, its support) and those of
+    the reference itself (the reference's exact checks, gates and support): a
+    reference that does not converge leaves every comparison with it
+    ``"not converged"``.
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+        From :func:`compare_draws`, with columns ``side``, ``kind`` and ``passed``.
+    sides : sequence of str
+        Side labels.
+    reference : str
+        The reference side's label.
+
+    Returns
+    -------
+    dict of str to str
+        Side label to :func:`verdict`, in the order of ``sides``.
+    """
+    out = {}
+    for label in sides:
+        if label == reference:
+            continue
+        mine = checks[checks["side"].isin([label, reference])]
+        kind = mine["kind"]
+        out[label] = verdict(
+            mine[kind.isin(["agreement", "exact"])],
+            mine[kind == "diagnostic"],
+            mine[kind == "support"],
+        )
+    return out

@@ -27,14 +27,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of ``mcmc-pairs`` and its subcommands."""
     parser = _Parser(prog="mcmc-pairs", description=__doc__.splitlines()[0])
@@ -59,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("--chains", "number of chains (>= 2)"),
         ("--seed", "random seed shared by both sides"),
     ):
-        compare.add_argument(flag, type=_count, help=help_text)
+        compare.add_argument(flag, type=int, help=help_text)
     compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
@@ -94,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("--chains", "SBC: chains per sampler run"),
         ("--seed", "random seed of the whole validation"),
     ):
-        validate.add_argument(flag, type=_count, help=help_text)
+        validate.add_argument(flag, type=int, help=help_text)
     validate.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
     return parser
 
@@ -211,15 +203,17 @@ def _print_summary(result) -> None:
     failed = checks[~checks["passed"]]
     with pd.option_context("display.width", 120, "display.max_rows", 50):
         print(f"{result.pair.name}: {len(checks)} checks, {len(failed)} failed")
-        if len(failed):
-            print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if len(failed):  # the comparison names the side: no need for the side column here
+            table = failed.drop(columns="side")
+            print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     for label, verdict in result.verdicts.items():
         print(f"{label}: {verdict}")
     print(f"verdict: {result.verdict}")
 
 
 def _validate(args) -> int:
-    from comparisons.validation import PASS, ValidationError, validate, write_validation_report
+    from comparisons.validation import PASS, ValidationError, validate
+    from comparisons.validation_report import write_validation_report
 
     pair, _ = _pair_and_data(args)
     names = ("replications", "steps", "draws", "tune", "chains", "seed")

@@ -38,6 +38,17 @@ def load_callable(spec: str, *, argument: str = "--sampler") -> Callable:
     return func
 
 
+def resolve(spec: str | Callable, *, argument: str = "--sampler") -> Callable:
+    """Return ``spec`` itself when it is callable, else the callable its import string names.
+
+    Raises
+    ------
+    ValueError
+        As :func:`load_callable`.
+    """
+    return spec if callable(spec) else load_callable(spec, argument=argument)
+
+
 def load_module(target: str, *, argument: str = "--sampler", spec: str | None = None):
     """Import and return the module ``target`` (``package.module`` or ``path/to/file.py``).
 

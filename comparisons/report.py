@@ -1,35 +1,27 @@
-"""Reports: one self-contained HTML page and one JSON file per pair, and an index.
+"""The compare report: one self-contained HTML page and one JSON file per pair, and an index.
 
-Figures are PNGs embedded as base64, so a page is a single file that opens
-anywhere without network access. Every file is written atomically (a temporary
-file in the same directory, then a rename), so a failed run leaves nothing
+Pages are built from the shared helpers of :mod:`comparisons.html` and written
+atomically (:mod:`comparisons.files`), so a failed run leaves nothing
 half-written.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import json
 import math
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import matplotlib
+import arviz_base as azb
+import arviz_plots as azp
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import arviz_base as azb  # noqa: E402
-import arviz_plots as azp  # noqa: E402
-import matplotlib.figure  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from comparisons.agreement import AGREE, DISAGREE, NOT_CONVERGED  # noqa: E402
-from comparisons.run import PYMC, PairResult  # noqa: E402
+from comparisons import html
+from comparisons.agreement import AGREE, DISAGREE, NOT_CONVERGED
+from comparisons.files import finite_or_none, write_atomic, write_report
+from comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_WORDS = {
     AGREE: "The two samplers agree: every statistic matches within its Monte Carlo error, "
@@ -39,38 +31,7 @@ VERDICT_WORDS = {
     NOT_CONVERGED: "Not converged: a side failed the R-hat or effective-sample-size gates, "
     "so its estimates cannot be trusted yet. Run longer (more draws or tune) and compare again.",
 }
-VERDICT_COLOURS = {AGREE: "#1a7f37", DISAGREE: "#cf222e", NOT_CONVERGED: "#9a6700"}
-
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;
-max-width:60rem;padding:1rem;line-height:1.45;color:#1f2328}
-h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
-.verdict{padding:.8rem 1rem;border-radius:.4rem;color:#fff;font-weight:600}
-table{border-collapse:collapse;font-size:.85rem;display:block;overflow-x:auto}
-th,td{border-bottom:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;white-space:nowrap}
-th:first-child,td:first-child,.text{text-align:left}
-td.text{white-space:normal}
-td.fail{color:#cf222e;font-weight:600}
-img{max-width:100%;height:auto}
-details{margin:1rem 0}
-"""
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is for reading
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+VERDICT_COLOURS = {AGREE: html.GREEN, DISAGREE: html.RED, NOT_CONVERGED: html.AMBER}
 
 
 def to_json(result: PairResult) -> dict:
@@ -78,11 +39,12 @@ def to_json(result: PairResult) -> dict:
     checks = [
         {
             "comparison": row.comparison,
+            "side": row.side,
             "kind": row.kind,
             "quantity": row.quantity,
             "statistic": row.statistic,
-            "value": _finite_or_none(row.value),
-            "threshold": _finite_or_none(row.threshold),
+            "value": finite_or_none(row.value),
+            "threshold": finite_or_none(row.threshold),
             "passed": bool(row.passed),
         }
         for row in result.checks.itertuples()
@@ -90,12 +52,13 @@ def to_json(result: PairResult) -> dict:
     sides = {}
     for label, side in result.sides.items():
         sides[label] = {
+            "role": side.role,
             "sampler": side.sampler,
             "timings": side.timings,
             "ess_bulk_per_second": result.ess_per_second(label),
             "summary": json.loads(result.summaries[label].to_json(orient="index")),
         }
-        if label != PYMC:
+        if label in result.verdicts:
             sides[label]["verdict"] = result.verdicts[label]
         if side.acceptance_rate is not None:
             sides[label]["acceptance_rate"] = side.acceptance_rate
@@ -110,11 +73,6 @@ def to_json(result: PairResult) -> dict:
     }
 
 
-def _finite_or_none(value) -> float | None:
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
 def _origin(pair) -> str:
     """Where the pair comes from: its seed document, or the user's model."""
     if pair.seed:
@@ -124,15 +82,8 @@ def _origin(pair) -> str:
 
 
 def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
-    """Write ``out/<pair>.json`` and ``out/<pair>.html``; return both paths."""
-    out = Path(out)
-    name = result.pair.name
-    document = json.dumps(to_json(result), indent=2)
-    page = render_pair(result)
-    json_path, html_path = out / f"{name}.json", out / f"{name}.html"
-    write_atomic(json_path, document)
-    write_atomic(html_path, page)
-    return html_path, json_path
+    """Write ``out/<pair>.json`` and ``out/<pair>.html`` atomically; return (html, json) paths."""
+    return write_report(out, result.pair.name, to_json(result), render_pair(result))
 
 
 def verdict_sentence(result: PairResult) -> str:
@@ -140,12 +91,7 @@ def verdict_sentence(result: PairResult) -> str:
     checks = result.checks
     z = checks[checks["kind"].isin(["agreement", "exact"])]
     gates = checks[checks["kind"] == "diagnostic"]
-    variants = (
-        ", ".join(
-            label.split(":", 1)[-1] for label in result.verdicts if label.startswith("handrolled")
-        )
-        or "user"
-    )
+    variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
     variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
     reference = html.escape(result.sides[PYMC].sampler)
     if result.verdict == AGREE:
@@ -199,12 +145,12 @@ def render_pair(result: PairResult) -> str:
     extras = []
     if pair.report_extra is not None:
         for section in pair.report_extra(result):
-            extras += render_section(section)
+            extras += html.section(section)
     failed = result.checks[~result.checks["passed"]]
     has_acceptance = any(side.acceptance_rate is not None for side in result.sides.values())
     body = [
         f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
-        f'<p class="verdict" style="background:{colour}">Verdict: {result.verdict}</p>',
+        html.verdict_banner(f"Verdict: {result.verdict}", colour),
         f"<p>{verdict_sentence(result)}</p>",
         f"<p>{_origin(pair)}. Settings: {s['chains']} chains, "
         f"{s['draws']} draws after {s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
@@ -217,15 +163,15 @@ def render_pair(result: PairResult) -> str:
         "the exact answer; further PyMC samplers are shown as second references. "
         "Acceptance is the mean acceptance of Metropolis-type samplers (the seeds advise "
         "about 0.15 to 0.5 for a random walk).</p>",
-        _img(speed_figure(result), "effective draws per second of each side"),
+        html.figure(speed_figure, result, alt="effective draws per second of each side"),
         *(
-            [_img(acceptance_figure(result), "acceptance rate of each side")]
+            [html.figure(acceptance_figure, result, alt="acceptance rate of each side")]
             if has_acceptance
             else []
         ),
         *extras,
         f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
-        _checks_table(failed) if len(failed) else "<p>None.</p>",
+        html.table(failed) if len(failed) else "<p>None.</p>",
         "<h2>Summaries</h2>",
         *(
             f"<h3>{html.escape(label)}</h3>"
@@ -236,19 +182,20 @@ def render_pair(result: PairResult) -> str:
         "<h2>Traces</h2>",
         "<p>Every chain of every side, one colour per chain (seed 001 §7.1's multi-chain "
         "trace): well-mixed chains overlap like fuzzy caterpillars.</p>",
-        _img(trace_figure(result), "trace plots"),
+        html.figure(trace_figure, result, alt="trace plots"),
         "<h2>Running means</h2>",
         "<p>The ergodic mean of each chain as draws accumulate; they should settle on the same "
         "value (the black line is the exact mean where it is known).</p>",
-        _img(running_mean_figure(result), "running means"),
+        html.figure(running_mean_figure, result, alt="running means"),
         "<h2>Densities</h2>",
         "<p>Histograms of both sides; the black line is the exact density where it is known.</p>",
-        _img(density_figure(result), "density overlays"),
+        html.figure(density_figure, result, alt="density overlays"),
         "<h2>Rank plots</h2>",
         "<p>Rank ECDF differences per chain (arviz-plots): chains that sample the same "
         "distribution stay inside the band.</p>",
         *(
-            f"<h3>{html.escape(label)}</h3>" + _img(rank_figure(side), f"rank plot of {label}")
+            f"<h3>{html.escape(label)}</h3>"
+            + html.figure(rank_figure, side, alt=f"rank plot of {label}")
             for label, side in result.sides.items()
         ),
         "<h2>Autocorrelation</h2>",
@@ -256,48 +203,16 @@ def render_pair(result: PairResult) -> str:
         "effective draws per draw.</p>",
         *(
             f"<h3>{html.escape(label)}</h3>"
-            + _img(autocorr_figure(side), f"autocorrelation of {label}")
+            + html.figure(autocorr_figure, side, alt=f"autocorrelation of {label}")
             for label, side in result.sides.items()
         ),
         f"<details><summary>All {len(result.checks)} checks</summary>"
-        + _checks_table(_head(result.checks, 50 * TABLE_ROWS))
+        + html.table(_head(result.checks, 50 * TABLE_ROWS))
         + _more(len(result.checks), 50 * TABLE_ROWS, "checks")
         + "</details>",
         f'<p><a href="index.html">All pairs</a> · <a href="{pair.name}.json">JSON</a></p>',
     ]
-    return _page(f"{pair.name}: {result.verdict}", body)
-
-
-def render_section(section) -> list[str]:
-    """Render a pair's :class:`~comparisons.pair.Section`: heading, text, images, table."""
-    parts = [f"<h2>{html.escape(section.heading)}</h2>"]
-    if section.text:
-        parts.append(f"<p>{html.escape(section.text)}</p>")
-    if section.images:
-        parts.append(_img(image_grid(section.images), section.heading))
-    if section.table is not None:
-        parts.append(section.table.to_html(border=0))
-    return parts
-
-
-def image_grid(images):
-    """One row of grey images per label; ``images[label]`` has shape (n, height, width)."""
-    labels = list(images)
-    n = max(len(images[label]) for label in labels)
-    fig, axes = plt.subplots(len(labels), n, figsize=(0.9 * n, 1.0 * len(labels)), squeeze=False)
-    for i, label in enumerate(labels):
-        for k in range(n):
-            ax = axes[i, k]
-            ax.set_xticks([])
-            ax.set_yticks([])
-            if k < len(images[label]):
-                image = np.asarray(images[label][k])
-                square = image.shape[0] == image.shape[1]
-                ax.imshow(image, cmap="Greys", vmin=0, aspect="equal" if square else "auto")
-            if k == 0:
-                ax.set_ylabel(label, fontsize=7, rotation=0, ha="right", va="center")
-    fig.tight_layout()
-    return fig
+    return html.page(f"{pair.name}: {result.verdict}", body)
 
 
 TABLE_ROWS = 20
@@ -319,19 +234,6 @@ def _more(total: int, shown: int, what: str) -> str:
     if total <= shown:
         return ""
     return f"<p>The first {shown} of {total} {what} are shown; the JSON file has them all.</p>"
-
-
-def _checks_table(checks) -> str:
-    head = "".join(f"<th>{c}</th>" for c in checks.columns)
-    rows = []
-    for row in checks.itertuples(index=False):
-        cells = []
-        for col, value in zip(checks.columns, row, strict=True):
-            text = f"{value:.4g}" if isinstance(value, float) else html.escape(str(value))
-            cls = ' class="fail"' if col == "passed" and not value else ""
-            cells.append(f"<td{cls}>{text}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
 MAX_PLOTTED = 6
@@ -455,7 +357,8 @@ def speed_figure(result: PairResult):
     labels = list(result.sides)
     values = [result.ess_per_second(label) for label in labels]
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
-    ax.barh(labels, values, color=["#0969da" if lb == PYMC else "#8250df" for lb in labels])
+    colours = [html.BLUE if result.sides[lb].role == PYMC else html.PURPLE for lb in labels]
+    ax.barh(labels, values, color=colours)
     ax.set_xscale("log")
     ax.set_xlabel("effective draws per second (minimum bulk ESS)")
     for y, v in enumerate(values):
@@ -470,34 +373,13 @@ def acceptance_figure(result: PairResult):
     pairs = [(lb, s.acceptance_rate) for lb, s in result.sides.items() if s.acceptance_rate]
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(pairs)))
     ax.axvspan(0.15, 0.5, color="#d0f0d0", label="seed's advice for a random walk")
-    ax.barh([p[0] for p in pairs], [p[1] for p in pairs], color="#8250df")
+    ax.barh([p[0] for p in pairs], [p[1] for p in pairs], color=html.PURPLE)
     ax.set_xlim(0, 1)
     ax.set_xlabel("mean acceptance rate")
     ax.legend(fontsize=7, loc="lower right")
     ax.invert_yaxis()
     fig.tight_layout()
     return fig
-
-
-def _img(fig, alt: str = "figure") -> str:
-    """Embed a matplotlib figure (or an arviz-plots PlotCollection) as a base64 PNG."""
-    if not isinstance(fig, matplotlib.figure.Figure):  # an arviz-plots PlotCollection
-        fig = fig.viz["figure"].item()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90)
-    plt.close(fig)
-    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{encoded}">'
-
-
-def _page(title: str, body: Sequence[str]) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
 
 
 def index_entry(result: PairResult, seconds: float) -> dict:
@@ -507,7 +389,14 @@ def index_entry(result: PairResult, seconds: float) -> dict:
         "title": result.pair.title,
         "verdict": result.verdict,
         "seconds": seconds,
-        "ess_per_second": {label: result.ess_per_second(label) for label in result.sides},
+        "sides": [
+            {
+                "variant": side.variant,
+                "role": side.role,
+                "ess_per_second": result.ess_per_second(label),
+            }
+            for label, side in result.sides.items()
+        ],
     }
 
 
@@ -530,23 +419,23 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
     ----------
     entries : sequence of mapping
         Per pair, from :func:`index_entry`: ``name``, ``title``, ``verdict``,
-        ``seconds`` (wall time) and ``ess_per_second`` (side label to minimum
-        bulk ESS per second); a failed run has ``verdict`` ``"error"`` and an
-        ``error`` message instead of speeds.
+        ``seconds`` (wall time) and ``sides`` (per side its ``variant``,
+        ``role`` and ``ess_per_second``, the minimum bulk ESS per second); a
+        failed run has ``verdict`` ``"error"`` and an ``error`` message instead
+        of sides.
     out : Path
         Report directory.
     """
     rows = []
     for e in entries:
-        colour = VERDICT_COLOURS.get(e["verdict"], "#57606a")
-        speeds = e.get("ess_per_second", {})
-        nuts = speeds.get(PYMC)
+        colour = VERDICT_COLOURS.get(e["verdict"], html.GREY)
+        sides = e.get("sides", [])
+        nuts = next((s["ess_per_second"] for s in sides if s["role"] == PYMC), None)
         cells = []
-        for label, value in speeds.items():
-            ratio = (
-                f" ({_ratio(value / nuts)} PyMC)" if nuts and label.startswith("handrolled") else ""
-            )
-            cells.append(f"{html.escape(label.split(':', 1)[-1])}: {_rate(value)}/s{ratio}")
+        for side in sides:
+            value = side["ess_per_second"]
+            ratio = f" ({_ratio(value / nuts)} PyMC)" if nuts and side["role"] == HANDROLLED else ""
+            cells.append(f"{html.escape(side['variant'])}: {_rate(value)}/s{ratio}")
         detail = "<br>".join(cells) or html.escape(e.get("error", ""))
         link = (
             f'<a href="{e["name"]}.html">{html.escape(e["name"])}</a>'
@@ -555,7 +444,8 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
         )
         rows.append(
             f'<tr><td class="text">{link}<br><small>{html.escape(e["title"])}</small></td>'
-            f'<td style="color:{colour};font-weight:600">{html.escape(e["verdict"])}</td>'
+            f'<td class="pair-verdict" style="color:{colour};font-weight:600">'
+            f"{html.escape(e['verdict'])}</td>"
             f'<td>{e["seconds"]:.1f}</td><td class="text">{detail}</td></tr>'
         )
     body = [
@@ -570,5 +460,5 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
         '<th class="text">effective draws per second</th></tr>' + "".join(rows) + "</table>",
     ]
     path = Path(out) / "index.html"
-    write_atomic(path, _page("mcmc-pairs report", body))
+    write_atomic(path, html.page("mcmc-pairs report", body))
     return path

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from comparisons.agreement import AGREE
+
+if TYPE_CHECKING:
+    from comparisons.run import RunEvent
 
 
 def compare(
@@ -32,7 +35,7 @@ def compare(
     chains: int | None = None,
     seed: int | None = None,
     out: str | Path | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[RunEvent], None] | None = None,
     **extras: Any,
 ):
     """Run a user's sampler against a user's PyMC model and compare them.
@@ -54,7 +57,8 @@ def compare(
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
-        Receives one line per stage (default: stderr).
+        Receives a :class:`comparisons.run.RunEvent` at the start and the end
+        of every side; ``str(event)`` is the line (default: print it to stderr).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`comparisons.byom`).

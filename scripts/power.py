@@ -38,8 +38,10 @@ sys.path.insert(0, str(ROOT))
 
 from comparisons import agreement, run  # noqa: E402
 from comparisons import validation as v  # noqa: E402
+from comparisons.contract import SamplerError  # noqa: E402
+from comparisons.files import write_atomic  # noqa: E402
+from comparisons.parallel import open_client  # noqa: E402
 from comparisons.registry import PAIRS, get_pair  # noqa: E402
-from comparisons.report import write_atomic  # noqa: E402
 
 TWIN_SBC = ("regression", "bayes_net")
 """Pairs whose PyMC twin (``--sampler pymc``) goes through SBC here, ``--seeds-twin`` times.
@@ -64,9 +66,9 @@ def compare(pair_name: str, sampler: str, seed: int, references: dict) -> bool:
     reference = references.get((pair_name, seed))
     try:
         result = run.run_pair(
-            pair, sampler=sampler, seed=seed, progress=lambda line: None, pymc_from=reference
+            pair, sampler=sampler, seed=seed, progress=lambda event: None, pymc_from=reference
         )
-    except run.SamplerError:
+    except SamplerError:
         return True  # a sampler that breaks the contract or crashes is caught
     references[(pair_name, seed)] = result
     return result.verdicts["user"] != agreement.AGREE
@@ -113,7 +115,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scheduler", default=None)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks")
     args = parser.parse_args(argv)
-    client, cluster = v.open_client(args.scheduler)
+    client, cluster = open_client(args.scheduler)
     start = time.perf_counter()
     rows = []
     references: dict = {}  # (pair, seed) -> PairResult whose PyMC draws are reused

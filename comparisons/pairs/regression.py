@@ -398,7 +398,7 @@ def exact(data: Mapping) -> dict[str, ExactMarginal]:
 # ------------------------------------------------------------- validation
 
 
-def regression_validation_data() -> dict:
+def validation_data() -> dict:
     """Return :data:`REGRESSION_HEIGHTS` with :data:`REGRESSION_PRIOR`, and one simulated weight.
 
     Returns
@@ -409,10 +409,10 @@ def regression_validation_data() -> dict:
     """
     data = {"height": REGRESSION_HEIGHTS.copy(), **REGRESSION_PRIOR}
     rng = np.random.default_rng(0)
-    return regression_simulate(data, regression_prior(data, rng), rng)
+    return simulate(data, prior(data, rng), rng)
 
 
-def regression_prior(data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def prior(data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Draw ``beta0 ~ N(0, m0)``, ``beta1 ~ N(0, m1)``, ``sigma2 ~ InvGamma(epsilon, epsilon)``.
 
     Parameters
@@ -433,7 +433,7 @@ def regression_prior(data: Mapping, rng: np.random.Generator) -> dict[str, np.nd
     return {"beta0": np.asarray(beta0), "beta1": np.asarray(beta1), "sigma2": np.asarray(sigma2)}
 
 
-def regression_simulate(data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
+def simulate(data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
     """Draw ``weight_i ~ N(beta0 + beta1 height_i, sigma2)`` at the data's heights.
 
     Parameters
@@ -469,9 +469,9 @@ PAIR = Pair(
     derived=log_density,
     reference=exact,
     pymc_kwargs={"nuts": {"adaptation": "low_rank"}},
-    validation_data=regression_validation_data,
-    prior=regression_prior,
-    simulate=regression_simulate,
+    validation_data=validation_data,
+    prior=prior,
+    simulate=simulate,
     wrong={
         "blocked_rate_as_scale": "handrolled.wrong_samplers:regression_blocked_rate_as_scale",
         "blocked_sse_not_halved": "handrolled.wrong_samplers:regression_blocked_sse_not_halved",

@@ -17,6 +17,13 @@ from benchmarks import run
 TINY = {"draws": 60, "tune": 60, "repeats": 1}
 
 
+def peak_memory_readable() -> bool:
+    """Whether this process can reset and read its peak resident memory (Linux)."""
+    memory = eps.PeakMemory()
+    memory.reset()
+    return memory.increment_mb() is not None
+
+
 @pytest.fixture(scope="module")
 def bivariate():
     return eps.measure_pair("bivariate_normal", **TINY)
@@ -38,6 +45,13 @@ def test_measure_pair_reports_every_side_with_ratios(bivariate):
     expected = hand["ess_per_s"]["median"] / nuts["ess_per_s"]["median"]
     assert hand["ratio_to_nuts"]["median"] == pytest.approx(expected)
     json.dumps(bivariate)  # JSON-ready
+
+
+def test_measure_pair_reads_each_sides_memory_from_the_run_events(bivariate):
+    if not peak_memory_readable():
+        pytest.skip("/proc/self/clear_refs is not writable: no peak memory on this system")
+    for label, side in bivariate["sides"].items():
+        assert side["peak_rss_increment_mb"]["median"] is not None, label
 
 
 def test_measure_pair_respects_the_budget():
@@ -79,55 +93,66 @@ def test_chain_scaling_runs_one_and_two_chains():
         assert all(per[c]["sampling_s"]["median"] > 0 for c in per)
 
 
-def test_spread_and_peak_memory():
+def test_spread():
     assert eps.spread([3.0, None, 1.0, 2.0, math.nan]) == {
         "median": 2.0, "min": 1.0, "max": 3.0, "values": [3.0, 1.0, 2.0]
     }  # fmt: skip
     assert eps.spread([])["median"] is None
+
+
+def test_peak_memory_sees_a_61_mib_block():
+    if not peak_memory_readable():
+        pytest.skip("/proc/self/clear_refs is not writable: no peak memory on this system")
     memory = eps.PeakMemory()
     memory.reset()
     block = np.ones(8_000_000)  # 61 MiB, touched
     block += 1.0
     increment = memory.increment_mb()
     del block
-    if increment is not None:  # Linux: /proc/self/clear_refs is writable
-        assert increment > 40
+    assert increment > 40
 
 
-def test_run_child_reads_the_peak_memory_and_kills_on_timeout():
-    child = run.run_child(
-        [sys.executable, "-c", "import numpy as np; a = np.ones(10_000_000); a += 1"]
-    )
+def test_run_child_kills_on_timeout():
+    child = run.run_child([sys.executable, "-c", "pass"])
     assert child.returncode == 0 and not child.timed_out
-    if sys.platform.startswith("linux"):
-        assert child.peak_rss_mb > 70
     slow = run.run_child([sys.executable, "-c", "import time; time.sleep(60)"], timeout=0.5)
     assert slow.timed_out and slow.returncode != 0
 
 
-LDA_OUTPUT = """\
-Reuters: 395 documents, 4258 words, 84010 tokens; alpha=0.1, beta=0.01, 2 iterations
-   K  sampler             Mtokens/s  log p(w,z)/N (spread over seeds)
-  10  handrolled fast         19.14       -8.0076 (-8.0100 .. -8.0050)
-  10  handrolled plain        25.05       -8.0080 (-8.0080 .. -8.0080)
-  10  lda                      7.14       -8.0463 (-8.0500 .. -8.0400)
-  10  tomotopy                23.76       -8.0191 (-8.0200 .. -8.0000)
-  20  handrolled fast         10.00       -9.5000 (-9.5000 .. -9.5000)
-  20  lda                      5.00       -8.0000 (-8.0100 .. -7.9900)
-  20  tomotopy            not installed
-topics K=10: handrolled sparse to peers 0.732 (0.695 .. 0.752); peer to peer 0.729 (0.700 .. 0.762)
-topics K=20: handrolled sparse to peers 0.900 (0.850 .. 0.950); peer to peer 0.700 (0.650 .. 0.750)
-"""
+def test_run_child_reads_the_peak_memory():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("ru_maxrss is in KiB on Linux only; run_child reports None elsewhere")
+    child = run.run_child(
+        [sys.executable, "-c", "import numpy as np; a = np.ones(10_000_000); a += 1"]
+    )
+    assert child.returncode == 0 and child.peak_rss_mb > 70
 
 
-def test_parse_lda_table_and_ratios():
-    rows = run.parse_lda_table(LDA_OUTPUT)
-    assert [(r["K"], r["sampler"]) for r in rows] == [
-        (10, "handrolled fast"), (10, "handrolled plain"), (10, "lda"), (10, "tomotopy"),
-        (20, "handrolled fast"), (20, "lda"),
-    ]  # fmt: skip
-    assert rows[0]["mtokens_per_s"] == 19.14 and rows[0]["loglik_min"] == -8.01
-    ratios = {r["K"]: r for r in run.lda_ratios(rows)}
+def lda_row(K, sampler, rate, ll, lo, hi):
+    return {
+        "K": K, "sampler": sampler, "handrolled": sampler.startswith("handrolled"),
+        "mtokens_per_s": rate, "loglik_per_token": ll, "loglik_min": lo, "loglik_max": hi,
+    }  # fmt: skip
+
+
+LDA_ROWS = [
+    lda_row(10, "handrolled fast", 19.14, -8.0076, -8.0100, -8.0050),
+    lda_row(10, "handrolled plain", 25.05, -8.0080, -8.0080, -8.0080),
+    lda_row(10, "lda", 7.14, -8.0463, -8.0500, -8.0400),
+    lda_row(10, "tomotopy", 23.76, -8.0191, -8.0200, -8.0000),
+    lda_row(20, "handrolled fast", 10.00, -9.5000, -9.5000, -9.5000),
+    lda_row(20, "lda", 5.00, -8.0000, -8.0100, -7.9900),
+]
+LDA_TOPICS = [
+    {"K": 10, "kernel": "sparse", "ours": 0.732, "ours_lo": 0.695, "ours_hi": 0.752,
+     "peers": 0.729, "peers_lo": 0.700, "peers_hi": 0.762},
+    {"K": 20, "kernel": "sparse", "ours": 0.900, "ours_lo": 0.850, "ours_hi": 0.950,
+     "peers": 0.700, "peers_lo": 0.650, "peers_hi": 0.750},
+]  # fmt: skip
+
+
+def test_lda_ratios():
+    ratios = {r["K"]: r for r in run.lda_ratios(LDA_ROWS)}
     assert ratios[10]["handrolled"] == "handrolled plain"
     assert ratios[10]["vs_tomotopy"] == pytest.approx(25.05 / 23.76)
     assert ratios[10]["vs_lda"] == pytest.approx(25.05 / 7.14)
@@ -136,19 +161,34 @@ def test_parse_lda_table_and_ratios():
     assert ratios[10]["peers_loglik"] == [-8.05, -8.0]
     assert ratios[20]["vs_tomotopy"] is None and ratios[20]["meets_targets"] is None
     assert ratios[20]["loglik_vs_peers"] == "below"
-    slow = [dict(r, mtokens_per_s=1.0) if r["sampler"] == "handrolled plain" else r for r in rows]
-    slow = [dict(r, mtokens_per_s=1.0) if r["sampler"] == "handrolled fast" else r for r in slow]
+    slow = [dict(r, mtokens_per_s=1.0) if r["handrolled"] else r for r in LDA_ROWS]
     assert run.lda_ratios(slow)[0]["meets_targets"] is False
 
 
-def test_topic_matching_lines_become_targets():
-    rows = run.parse_topic_rows(LDA_OUTPUT)
-    assert [(r["K"], r["kernel"], r["ours"], r["peers_hi"]) for r in rows] == [
-        (10, "sparse", 0.732, 0.762), (20, "sparse", 0.9, 0.75),
-    ]  # fmt: skip
-    found = run.targets({"lda": {"status": "ok", "stdout": LDA_OUTPUT, "ratios": []}})
+def test_topic_matching_becomes_targets():
+    found = run.targets({"lda": {"status": "ok", "topics": LDA_TOPICS, "ratios": []}})
     topics = [t["met"] for t in found if "topics" in t["target"]]
     assert topics == [True, False]  # K=20: farther from the peers than they are from each other
+
+
+def test_lda_throughput_measures_every_sampler_on_a_tiny_corpus():
+    from benchmarks import lda_throughput as lt
+
+    X = np.random.default_rng(0).integers(0, 4, size=(6, 10))
+    lines = []
+    result = lt.measure(X, topics=[2, 3], iterations=2, repeats=1, alpha=0.1, beta=0.1,
+                        say=lines.append)  # fmt: skip
+    assert result["corpus"] == {"documents": 6, "words": 10, "tokens": int(X.sum())}
+    ours = [(r["K"], r["sampler"]) for r in result["rows"] if r["handrolled"]]
+    assert ours == [(K, name) for K in (2, 3) for name in lt.KERNELS]
+    assert all(r["mtokens_per_s"] > 0 and r["loglik_min"] <= r["loglik_max"]
+               for r in result["rows"])  # fmt: skip
+    peers = {r["sampler"] for r in result["rows"] if not r["handrolled"]}
+    assert peers.isdisjoint(result["not_installed"])
+    assert len(result["topics"]) == (2 if peers else 0)
+    json.dumps(result)
+    assert lines[1].split() == ["K", "sampler", "Mtokens/s", "log", "p(w,z)/N", "(spread",
+                                "over", "seeds)"]  # fmt: skip
 
 
 def test_lda_topic_distance_is_zero_for_relabelled_topics():
@@ -173,8 +213,8 @@ def test_markdown_and_json_from_a_tiny_result(bivariate, tmp_path):
                            "peak_rss_mb": None},
         },
         "lda": {"status": "ok", "command": "python benchmarks/lda_throughput.py", "wall_s": 1.0,
-                "peak_rss_mb": 200.0, "stdout": LDA_OUTPUT,
-                "rows": run.parse_lda_table(LDA_OUTPUT)},
+                "peak_rss_mb": 200.0, "stdout": "the printed table\n", "rows": LDA_ROWS,
+                "topics": LDA_TOPICS},
     }  # fmt: skip
     results["lda"]["ratios"] = run.lda_ratios(results["lda"]["rows"])
     results["targets"] = run.targets(results)

@@ -174,3 +174,48 @@ def test_exact_marginal_statistics():
 def test_alpha_is_checked():
     with pytest.raises(ValueError, match="alpha must lie in"):
         agreement.compare_draws({"a": quantities(gibbs(1, 50))}, [], alpha=1.5)
+
+
+def test_every_check_names_the_side_it_judges():
+    b = gibbs(2).copy()
+    b[..., 0] += 0.2
+    _, checks = judge(b, gibbs(3), REFERENCE)
+    sides = checks.groupby("comparison")["side"].unique().map(list).to_dict()
+    assert sides == {
+        "a vs b": ["a"],
+        "a vs exact": ["a"],
+        "b vs exact": ["b"],
+        "a": ["a"],
+        "b": ["b"],
+    }
+    kinds = checks.groupby("kind")["comparison"].unique().map(sorted).to_dict()
+    assert kinds["exact"] == ["a vs exact", "b vs exact"] and kinds["agreement"] == ["a vs b"]
+
+
+def test_side_verdicts_read_each_sides_checks_and_the_references():
+    def row(side, kind, passed):
+        return {"side": side, "kind": kind, "passed": passed}
+
+    base = [row("ref", "diagnostic", True), row("ref", "exact", True)]
+    checks = pd.DataFrame(
+        [
+            *base,
+            row("good", "agreement", True),
+            row("good", "diagnostic", True),
+            row("bad", "agreement", False),
+            row("slow", "diagnostic", False),
+            row("slow", "agreement", False),
+            row("outside", "support", False),
+        ]
+    )
+    sides = ["good", "bad", "ref", "slow", "outside"]
+    assert agreement.side_verdicts(checks, sides, reference="ref") == {
+        "good": agreement.AGREE,
+        "bad": agreement.DISAGREE,
+        "slow": agreement.NOT_CONVERGED,
+        "outside": agreement.DISAGREE,
+    }
+    stuck_reference = checks.assign(passed=checks["passed"] | (checks["side"] != "ref"))
+    stuck_reference.loc[0, "passed"] = False  # the reference's own gate fails
+    verdicts = agreement.side_verdicts(stuck_reference, ["good", "ref"], reference="ref")
+    assert verdicts == {"good": agreement.NOT_CONVERGED}

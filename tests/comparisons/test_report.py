@@ -1,41 +1,124 @@
-"""`mcmc-pairs report`: every registered pair, then index.html linking each."""
+"""`mcmc-pairs report` and the compare pages: the verdict shown is the run's verdict, exactly.
 
+One known-agreeing run (the bivariate Gibbs sampler at its defaults) and one
+known-disagreeing run (the same pair with a Gibbs sampler that forgets the
+conditional's shrinkage): each assertion would fail on the other's report.
+"""
+
+import dataclasses
 import json
+import re
+from html.parser import HTMLParser
 
 import pytest
 
 from comparisons import cli, registry
-from comparisons.report import write_atomic
+from comparisons.report import write_index
+
+WRONG = "handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
 
 
-def test_report_writes_index_and_every_pair(tmp_path, monkeypatch):
-    small = registry.get_pair("bivariate_normal")
-    monkeypatch.setattr(registry, "PAIRS", (small,))
+class _ClassText(HTMLParser):
+    """The text of every element of one class, in page order."""
+
+    def __init__(self, cls: str):
+        super().__init__()
+        self.cls, self.depth, self.found = cls, 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth:
+            self.depth += 1
+        elif self.cls in (dict(attrs).get("class") or "").split():
+            self.depth = 1
+            self.found.append("")
+
+    def handle_endtag(self, tag):
+        self.depth = max(0, self.depth - 1)
+
+    def handle_data(self, data):
+        if self.depth:
+            self.found[-1] += data
+
+
+def texts(page: str, cls: str) -> list[str]:
+    parser = _ClassText(cls)
+    parser.feed(page)
+    return parser.found
+
+
+def report(tmp_path, monkeypatch, pair):
+    monkeypatch.setattr(registry, "PAIRS", (pair,))
     code = cli.main(["report", "--out", str(tmp_path)])
-    assert code in (0, 1)
-    index = (tmp_path / "index.html").read_text()
+    return code, tmp_path
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """``report`` on the agreeing and on the disagreeing pair: (exit code, directory) each."""
+    out = {}
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        right = registry.get_pair("bivariate_normal")
+        wrong = dataclasses.replace(right, handrolled={"shrinkless": WRONG})
+        for name, pair in (("agree", right), ("disagree", wrong)):
+            out[name] = report(tmp_path_factory.mktemp(name), monkeypatch, pair)
+    return out
+
+
+@pytest.mark.parametrize(("verdict", "exit_code"), [("agree", 0), ("disagree", 1)])
+def test_report_states_the_verdict_and_exits_with_its_code(runs, verdict, exit_code):
+    code, out = runs[verdict]
+    assert code == exit_code
+    document = json.loads((out / "bivariate_normal.json").read_text())
+    assert document["verdict"] == verdict
+    page = (out / "bivariate_normal.html").read_text()
+    assert texts(page, "verdict") == [f"Verdict: {verdict}"]
+    assert re.search(r"<title>bivariate_normal: ([a-z ]+)</title>", page)[1] == verdict
+    index = (out / "index.html").read_text()
+    assert texts(index, "pair-verdict") == [verdict]
     assert 'href="bivariate_normal.html"' in index
-    verdict = json.loads((tmp_path / "bivariate_normal.json").read_text())["verdict"]
-    assert verdict in index
 
 
-def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path):
-    target = tmp_path / "page.html"
-    write_atomic(target, "old")
+def test_every_side_has_its_role_and_verdict_in_the_json(runs):
+    for name, variant in (("agree", "gibbs"), ("disagree", "shrinkless")):
+        sides = json.loads((runs[name][1] / "bivariate_normal.json").read_text())["sides"]
+        assert {label: side["role"] for label, side in sides.items()} == {
+            f"handrolled:{variant}": "handrolled",
+            "pymc": "pymc",
+        }
+        assert sides[f"handrolled:{variant}"]["verdict"] == name and "verdict" not in sides["pymc"]
 
-    with pytest.raises(TypeError):
-        write_atomic(target, object())  # not text: fails while writing
-    assert target.read_text() == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+def test_every_check_names_the_side_it_judges(runs):
+    checks = json.loads((runs["disagree"][1] / "bivariate_normal.json").read_text())["checks"]
+    by_comparison = {(c["comparison"], c["side"]) for c in checks}
+    assert by_comparison == {
+        ("handrolled:shrinkless vs pymc", "handrolled:shrinkless"),
+        ("handrolled:shrinkless vs exact", "handrolled:shrinkless"),
+        ("handrolled:shrinkless", "handrolled:shrinkless"),
+        ("pymc vs exact", "pymc"),
+        ("pymc", "pymc"),
+    }
+    assert any(not c["passed"] and c["side"] == "handrolled:shrinkless" for c in checks)
 
 
 def test_index_shows_speed_ratios_below_one(tmp_path):
-    from comparisons.report import write_index
-
     entry = {
         "name": "regression", "title": "t", "verdict": "agree", "seconds": 1.0,
-        "ess_per_second": {"handrolled:gibbs": 4.7e3, "handrolled:blocked": 2.4e6, "pymc": 1e4},
+        "sides": [
+            {"variant": "gibbs", "role": "handrolled", "ess_per_second": 4.7e3},
+            {"variant": "blocked", "role": "handrolled", "ess_per_second": 2.4e6},
+            {"variant": "pymc", "role": "pymc", "ess_per_second": 1e4},
+        ],
     }  # fmt: skip
     page = write_index([entry], tmp_path).read_text()
     assert "gibbs: 4.7k/s (0.47x PyMC)" in page
     assert "blocked: 2.4M/s (240x PyMC)" in page
+    assert "pymc: 10k/s<" in page  # the reference gets no ratio
+    assert texts(page, "pair-verdict") == ["agree"]
+
+
+def test_a_failed_pair_is_listed_with_its_error(tmp_path):
+    entry = {"name": "lda", "title": "t", "verdict": "error", "seconds": 2.0, "error": "boom"}
+    page = write_index([entry], tmp_path).read_text()
+    assert texts(page, "pair-verdict") == ["error"]
+    assert "boom" in page and 'href="lda.html"' not in page

@@ -7,7 +7,7 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons.pairs.regression import regression_validation_data
+from comparisons.pairs.regression import validation_data
 from comparisons.witness import ModelWitness
 
 MODEL = "models.regression:build_model"
@@ -25,7 +25,7 @@ def draws(beta0, beta1, sigma2):
 
 @pytest.fixture(scope="module")
 def witness():
-    return ModelWitness(MODEL, regression_validation_data())
+    return ModelWitness(MODEL, validation_data())
 
 
 def test_variables_and_observed_come_from_the_model(witness):

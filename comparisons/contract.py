@@ -1,0 +1,140 @@
+"""The hand-written sampler contract of DESIGN.md: calling a sampler and checking its output.
+
+``sample(data, *, draws, tune, chains, random_seed)`` returns ``{variable:
+array}`` with every array shaped ``(chains, draws, *event_shape)``, or a
+DataTree with a ``posterior`` group. A sampler that raises, or returns other
+names, shapes or non-finite draws, breaks the contract: :class:`SamplerError`
+(a ``ValueError``, so the command line exits 2 naming it).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import arviz_base as azb
+import numpy as np
+import xarray as xr
+
+
+class SamplerError(ValueError):
+    """A sampler under test failed or returned output that breaks the contract."""
+
+
+def sampler_name(sampler: str | Callable) -> str:
+    """Name a sampler for messages and reports: its import string, or ``module:qualname``.
+
+    A callable object without a ``__qualname__`` (say
+    :class:`comparisons.pymc_runner.PymcTwin`) is named by ``str(sampler)``.
+    """
+    if isinstance(sampler, str):
+        return sampler
+    qualname = getattr(sampler, "__qualname__", None)
+    if qualname is None:
+        return str(sampler)
+    return f"{getattr(sampler, '__module__', '?')}:{qualname}"
+
+
+def call_sampler(name: str, func: Callable, data: Mapping, **kwargs: Any) -> Any:
+    """Call ``func(data, **kwargs)`` on its own copy of ``data``; return what it returns.
+
+    Nothing the sampler does to its data reaches the caller (or the other side).
+
+    Raises
+    ------
+    SamplerError
+        Whatever the sampler raised, named with ``name``.
+    """
+    try:
+        return func(copy.deepcopy(data), **kwargs)
+    except Exception as exc:
+        raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
+
+
+def to_datatree(
+    output: Any,
+    variables: Sequence[str],
+    shapes: Mapping[str, tuple],
+    chains: int,
+    draws: int,
+    name: str,
+) -> xr.DataTree:
+    """Check a sampler's output against the contract and return it as a DataTree.
+
+    See :func:`check_output` for the parameters and the checks; a returned
+    DataTree is kept as it is (with its ``sample_stats``), a dict is converted
+    with ``arviz_base.from_dict``.
+    """
+    arrays = check_output(output, variables, shapes, chains, draws, name)
+    if isinstance(output, xr.DataTree):
+        return output
+    return azb.from_dict({"posterior": arrays})
+
+
+def check_output(
+    output: Any,
+    variables: Sequence[str],
+    shapes: Mapping[str, tuple],
+    chains: int,
+    draws: int,
+    name: str,
+) -> dict[str, np.ndarray]:
+    """Check a sampler's output against the contract; return ``{variable: ndarray}``.
+
+    Parameters
+    ----------
+    output : mapping of str to ndarray, or DataTree
+        What the sampler returned.
+    variables : sequence of str
+        Variables it must contain, and nothing else.
+    shapes : mapping of str to tuple
+        Event shape of each variable (from the PyMC model).
+    chains, draws : int
+        Expected leading dimensions.
+    name : str
+        The sampler's name, for messages.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Each shaped (chains, draws, *event_shape), in the order of ``variables``.
+
+    Raises
+    ------
+    SamplerError
+        On missing or extra variables, wrong shapes or non-finite draws.
+    """
+    if isinstance(output, xr.DataTree):
+        if "posterior" not in output.children:
+            raise SamplerError(f"sampler {name} returned a DataTree without a posterior group")
+        arrays = {v: output["posterior"][v].values for v in variables if v in output["posterior"]}
+    elif isinstance(output, Mapping):
+        arrays = {v: np.asarray(output[v]) for v in variables if v in output}
+    else:
+        raise SamplerError(
+            f"sampler {name} must return a dict of arrays or a DataTree, "
+            f"got {type(output).__name__}"
+        )
+    missing = [v for v in variables if v not in arrays]
+    if missing:
+        raise SamplerError(
+            f"sampler {name} did not return variable(s) {missing}; expected {list(variables)}"
+        )
+    returned = output["posterior"].data_vars if isinstance(output, xr.DataTree) else output
+    extra = [str(v) for v in returned if v not in arrays]
+    if extra:
+        raise SamplerError(
+            f"sampler {name} returned variable(s) {extra} that the model does not have; "
+            f"expected {list(variables)}"
+        )
+    for var, values in arrays.items():
+        expected = (chains, draws, *shapes[var])
+        if values.shape != expected:
+            raise SamplerError(
+                f"sampler {name} returned {var} with shape {values.shape}, expected {expected} "
+                "(chains, draws, *event_shape)"
+            )
+        if not np.all(np.isfinite(values)):
+            raise SamplerError(f"sampler {name} returned non-finite values in {var}")
+    return {v: arrays[v] for v in variables}

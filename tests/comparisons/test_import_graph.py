@@ -1,0 +1,105 @@
+"""The modules of ``comparisons`` import one another one way: no cycle, leaves stay leaves.
+
+Every import counts, at module level or inside a function (a lazy import is
+still a dependency), so the graph is read from the source with ``ast``.
+"""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "comparisons"
+LEAVES = ("comparisons.html", "comparisons.files", "comparisons.errors")
+"""Modules that import nothing from ``comparisons``."""
+NO_REGISTRY = ("comparisons.run", "comparisons.pymc_runner")
+"""Modules below the registry: running a pair never looks pairs up by name."""
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ``comparisons`` that ``path`` imports, anywhere in its body."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from . import x, from .y import z
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            # `from pkg import mod` imports the module pkg.mod when there is one
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:
+                target = target.rpartition(".")[0]  # a name inside a module: the module
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(f) for f in files}
+    graph = {module_name(f): imported_modules(f, modules) for f in files}
+    # a package's __init__ runs before its submodules: `import comparisons.x` reaches it
+    return {m: {t for t in targets if t != "comparisons"} for m, targets in graph.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """Return one cycle as a path ``[a, b, ..., a]``, or ``None`` (depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: finished
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_graph_is_read_from_every_module():
+    graph = import_graph()
+    assert {"comparisons.cli", "comparisons.run", "comparisons.pairs.lda"} <= set(graph)
+    assert "comparisons.run" in graph["comparisons.cli"]  # a lazy import, inside a function
+    assert "comparisons.agreement" in graph["comparisons.run"]  # `from comparisons import x`
+
+
+def test_there_is_no_import_cycle():
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_find_cycle_reports_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_leaves_import_nothing_from_the_package():
+    graph = import_graph()
+    for leaf in LEAVES:
+        assert graph[leaf] == set(), f"{leaf} imports {sorted(graph[leaf])}"
+
+
+def test_running_a_pair_does_not_look_up_the_registry():
+    graph = import_graph()
+    for name in NO_REGISTRY:
+        assert "comparisons.registry" not in graph[name], name

@@ -1,0 +1,76 @@
+"""``run_pair``: sides with roles, progress as events, per-side verdicts from the checks' sides."""
+
+import pytest
+
+from comparisons import agreement, run
+from comparisons.registry import get_pair
+
+SMALL = {"draws": 200, "tune": 200, "chains": 2, "seed": 4}
+
+
+@pytest.fixture(scope="module")
+def mh_normal():
+    """A small run of a pair with two hand-rolled variants and a second PyMC reference."""
+    events = []
+    result = run.run_pair(get_pair("mh_normal"), progress=events.append, **SMALL)
+    return result, events
+
+
+def test_sides_have_roles_and_labels(mh_normal):
+    result, _ = mh_normal
+    roles = {label: side.role for label, side in result.sides.items()}
+    assert roles == {
+        "handrolled:random_walk": run.HANDROLLED,
+        "handrolled:independence": run.HANDROLLED,
+        "pymc": run.PYMC,
+        "pymc:metropolis": run.PYMC_STEP,
+    }
+    assert all(side.label == label for label, side in result.sides.items())
+    assert result.sides["pymc:metropolis"].variant == "metropolis"
+
+
+def test_progress_is_a_start_and_a_done_event_per_side(mh_normal):
+    result, events = mh_normal
+    assert [(e.side, e.stage) for e in events] == [
+        (label, stage) for label in result.sides for stage in ("start", "done")
+    ]
+    start, done = events[0], events[1]
+    assert str(start) == "[mh_normal] handrolled:random_walk: 2 chains x 200 draws"
+    assert done.seconds == result.sides["handrolled:random_walk"].timings["total_s"]
+    assert str(done) == f"[mh_normal] handrolled:random_walk: done in {done.seconds:.2f} s"
+
+
+def test_verdicts_are_per_side_and_the_pair_takes_the_worst_sampler(mh_normal):
+    result, _ = mh_normal
+    assert set(result.verdicts) == {"handrolled:random_walk", "handrolled:independence",
+                                    "pymc:metropolis"}  # fmt: skip
+    expected = agreement.side_verdicts(result.checks, list(result.sides), reference=run.PYMC)
+    assert result.verdicts == expected
+    samplers = [result.verdicts[k] for k in ("handrolled:random_walk", "handrolled:independence")]
+    assert result.verdict == max(samplers, key=run.SEVERITY.index)
+    assert set(result.checks["side"]) == set(result.sides)
+
+
+def test_reused_pymc_draws_send_no_pymc_events(mh_normal):
+    result, _ = mh_normal
+    events = []
+    again = run.run_pair(
+        get_pair("mh_normal"),
+        sampler="handrolled.mh_normal:sample",
+        progress=events.append,
+        pymc_from=result,
+        **SMALL,
+    )
+    assert [(e.side, e.stage) for e in events] == [("user", "start"), ("user", "done")]
+    assert again.sides["user"].role == run.USER and set(again.verdicts) == {
+        "user",
+        "pymc:metropolis",
+    }
+
+
+def test_settings_are_checked():
+    pair = get_pair("mh_normal")
+    with pytest.raises(ValueError, match="draws must be an integer >= 1, got 0"):
+        run.resolve_settings(pair, draws=0)
+    with pytest.raises(ValueError, match="chains must be >= 2"):
+        run.resolve_settings(pair, chains=1)

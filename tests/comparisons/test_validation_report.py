@@ -1,0 +1,72 @@
+"""The validate report: JSON with DESIGN.md's keys, a self-contained page, exit codes."""
+
+import json
+from html.parser import HTMLParser
+
+import pandas as pd
+
+from comparisons import cli, validation_report
+from comparisons.parallel import SYNCHRONOUS
+from comparisons.validation import ERROR, ValidationResult
+
+
+class _Verdict(HTMLParser):
+    """The text of the page's element of class ``verdict``."""
+
+    def __init__(self):
+        super().__init__()
+        self.inside, self.text = False, []
+
+    def handle_starttag(self, tag, attrs):
+        self.inside = self.inside or dict(attrs).get("class") == "verdict"
+
+    def handle_endtag(self, tag):
+        self.inside = False
+
+    def handle_data(self, data):
+        if self.inside:
+            self.text.append(data)
+
+
+def verdict_text(page: str) -> str:
+    parser = _Verdict()
+    parser.feed(page)
+    return "".join(parser.text)
+
+
+def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
+    ok = cli.main(
+        ["validate", "bayes_net", "--method", "sbc", "--scheduler", SYNCHRONOUS,
+         "--replications", "20", "--draws", "120", "--seed", "5", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert ok == cli.EXIT_AGREE
+    page = (tmp_path / "bayes_net_sbc.html").read_text()
+    assert verdict_text(page).startswith("Verdict: pass. Passes:")
+    assert page.count("data:image/png") == 2  # rank histograms and the Δ-ECDF
+    doc = json.loads((tmp_path / "bayes_net_sbc.json").read_text())
+    assert doc["verdict"] == "pass" and len(doc["replications"]) == 20
+    assert {"quantity", "statistic", "value", "threshold", "passed"} <= set(doc["checks"][0])
+    bad = cli.main(
+        ["validate", "regression", "--method", "geweke", "--scheduler", SYNCHRONOUS,
+         "--sampler", "handrolled.wrong_samplers:regression_blocked_rate_as_scale",
+         "--replications", "4", "--steps", "50", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert bad == cli.EXIT_DISAGREE
+    page = (tmp_path / "regression_geweke.html").read_text()
+    assert verdict_text(page).startswith("Verdict: fail. Fails:")
+    assert json.loads((tmp_path / "regression_geweke.json").read_text())["verdict"] == "fail"
+    capsys.readouterr()
+
+
+def test_a_stopped_run_is_reported_without_tests(tmp_path):
+    result = ValidationResult(
+        pair="regression", method="sbc", sampler="s", settings={"replications": 3},
+        verdict=ERROR, checks=pd.DataFrame(), replications=[{"index": 0, "ranks": [1]}],
+        error="1 of 3 replications failed; first: boom",
+    )  # fmt: skip
+    html_path, json_path = validation_report.write_validation_report(result, tmp_path)
+    doc = json.loads(json_path.read_text())
+    assert doc["verdict"] == "error" and doc["error"].endswith("boom") and doc["checks"] == []
+    page = html_path.read_text()
+    assert verdict_text(page).startswith("Verdict: error. Stopped:")
+    assert "<h2>Tests</h2>" not in page and "boom" in page
