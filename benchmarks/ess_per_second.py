@@ -51,10 +51,10 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from comparisons.errors import check_integer, check_positive
 from comparisons.files import write_atomic
 from comparisons.pymc_runner import PYMC, pymc_sample
 from comparisons.run import HANDROLLED, RunEvent, side_label
+from pairdata.checks import check_integer, check_positive
 
 DEFAULT_SEED = 20261122
 """Seed of the first timed repeat (the harness's default seed)."""

@@ -48,8 +48,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from comparisons.errors import check_integer, check_positive
 from comparisons.files import write_atomic
+from pairdata.checks import check_integer, check_positive
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository (the processes run there)."""

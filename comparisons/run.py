@@ -24,11 +24,11 @@ import xarray as xr
 
 from comparisons import agreement
 from comparisons.contract import call_sampler, to_datatree
-from comparisons.errors import check_integer
 from comparisons.loading import resolve
 from comparisons.pair import ExactMarginal, Pair
 from comparisons.pymc_runner import PYMC, pymc_method, pymc_sample
 from comparisons.witness import LOG_DENSITIES, ModelWitness
+from pairdata.checks import check_integer
 
 DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
 HANDROLLED, USER, PYMC_STEP = "handrolled", "user", "pymc_step"

@@ -25,7 +25,6 @@ import pandas as pd
 
 from comparisons import agreement
 from comparisons.contract import sampler_name
-from comparisons.errors import check_integer
 from comparisons.geweke import geweke_checks, geweke_replication
 from comparisons.loading import load_callable
 from comparisons.pair import Pair
@@ -33,6 +32,7 @@ from comparisons.parallel import open_client, run_replications
 from comparisons.pymc_runner import PYMC, PymcTwin
 from comparisons.sbc import sbc_checks, sbc_replication
 from comparisons.simulation import Simulator, simulator_for
+from pairdata.checks import check_integer
 
 METHODS = ("geweke", "sbc")
 PASS, FAIL, ERROR = "pass", "fail", "error"

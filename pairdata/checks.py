@@ -7,6 +7,7 @@ they name the argument and show the bad value. No modelling code.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Mapping
 
@@ -32,6 +33,33 @@ def check_integer(name: str, value, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     return int(value)
+
+
+def check_positive(name: str, value, what: str = "number") -> float:
+    """Return ``value`` as a ``float`` if it is a finite number > 0.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : Any
+        A Python or NumPy real number (``bool`` is refused).
+    what : str
+        What the number counts, for the message (``"number of seconds"``).
+
+    Raises
+    ------
+    ValueError
+        ``"<name> must be a positive <what>, got <value>"``.
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise ValueError(f"{name} must be a positive {what}, got {value!r}")
+    return float(value)
 
 
 def check_sampler_args(draws: int, tune: int, chains: int, random_seed: int | None) -> None:
