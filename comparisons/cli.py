@@ -224,7 +224,7 @@ def _validate(args) -> int:
             args.sampler,
             method=args.method,
             scheduler=args.scheduler,
-            progress=lambda line: print(f"[{pair.name} {args.method}] {line}", file=sys.stderr),
+            progress=lambda event: print(event, file=sys.stderr),
             **overrides,
         )
     except ValidationError as exc:

@@ -114,7 +114,7 @@ def run_replications(
     replications: int,
     seed: int,
     client=None,
-    progress: Callable[[str], None] = lambda line: None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> tuple[list[dict], str | None]:
     """Run ``replications`` replications, in this process or on ``client``'s workers.
 
@@ -130,7 +130,7 @@ def run_replications(
     client : dask.distributed.Client, optional
         ``None``: run in this process.
     progress : callable
-        Receives ``"k/n replications"`` as chunks finish.
+        ``progress(done, total)``, called as chunks finish.
 
     Returns
     -------
@@ -150,7 +150,7 @@ def run_replications(
     if client is None:
         for r in chunk_ranges:
             done += run_chunk(replication, args, [seeds[i] for i in r])
-            progress(f"{len(done)}/{n} replications")
+            progress(len(done), n)
     else:
         from dask.distributed import as_completed
 
@@ -161,7 +161,7 @@ def run_replications(
         try:
             for future in as_completed(futures):
                 done += future.result()
-                progress(f"{len(done)}/{n} replications")
+                progress(len(done), n)
         except Exception as exc:  # a worker died, a task did not pickle, ...
             failed = {r["index"] for r in done}
             done += [

@@ -48,6 +48,29 @@ REPLICATIONS = {"geweke": geweke_replication, "sbc": sbc_replication}
 CHECKS = {"geweke": geweke_checks, "sbc": sbc_checks}
 
 
+@dataclass(frozen=True)
+class ValidationEvent:
+    """Progress of :func:`validate`, for its ``progress`` callback.
+
+    ``str(event)`` is the line the command line prints:
+    ``[regression sbc] 25/200 replications``.
+
+    Attributes
+    ----------
+    pair, method : str
+    done, total : int
+        Replications finished, and asked for.
+    """
+
+    pair: str
+    method: str
+    done: int
+    total: int
+
+    def __str__(self) -> str:
+        return f"[{self.pair} {self.method}] {self.done}/{self.total} replications"
+
+
 class ValidationError(ValueError):
     """A validation run failed midway; ``result`` holds the replications that finished."""
 
@@ -111,7 +134,7 @@ def validate(
     scheduler: str | None = None,
     client=None,
     alpha: float = agreement.ALPHA,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[ValidationEvent], None] | None = None,
     **settings: int | None,
 ) -> ValidationResult:
     """Run Geweke's test or SBC on a sampler of ``pair``.
@@ -132,7 +155,7 @@ def validate(
     alpha : float
         Family-wise false-alarm rate of the method's tests.
     progress : callable, optional
-        Receives progress lines.
+        Receives a :class:`ValidationEvent` as replications finish.
     **settings : int
         Override :data:`DEFAULTS` of the method (``replications``, ``steps``,
         ``draws``, ``tune``, ``chains``, ``seed``).
@@ -164,7 +187,10 @@ def validate(
         elif not callable(sampler):
             raise ValueError(f"--sampler must be an import string or a callable, got {sampler!r}")
         name = sampler_name(sampler)
-    say = progress or (lambda line: None)
+    def say(done: int, total: int) -> None:
+        if progress is not None:
+            progress(ValidationEvent(pair.name, method, done, total))
+
     start = time.perf_counter()
     own_cluster = None
     if client is None:

@@ -76,3 +76,24 @@ def test_sampler_with_wrong_output_is_reported():
             get_pair("regression"), M + "bivariate_wrong_name", method="sbc",
             scheduler=SYNCHRONOUS, replications=2,
         )  # fmt: skip
+
+
+def test_progress_is_reported_as_events():
+    events = []
+    v.validate(
+        get_pair("regression"),
+        "handrolled.regression:sample_blocked",
+        method="sbc",
+        scheduler=SYNCHRONOUS,
+        progress=events.append,
+        replications=16,
+        draws=100,
+        tune=20,
+        seed=1,
+    )
+    assert all(isinstance(e, v.ValidationEvent) for e in events)
+    assert [(e.pair, e.method, e.total) for e in events] == [("regression", "sbc", 16)] * len(
+        events
+    )
+    assert [e.done for e in events] == sorted(e.done for e in events) and events[-1].done == 16
+    assert str(events[-1]) == "[regression sbc] 16/16 replications"
