@@ -1,4 +1,4 @@
-r"""Metropolis–Hastings kernels shared by the one-dimensional MH pairs.
+r"""Metropolis–Hastings for the one-dimensional MH pairs: targets, teaching steps, drivers.
 
 Seed 001 (section 6) and seed 003 ("Metropolis-Hastings") teach one algorithm:
 from the current point ``x`` propose ``x' ~ q(. | x)``, draw ``U ~ U(0, 1)`` and

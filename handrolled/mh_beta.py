@@ -32,6 +32,10 @@ and chains start inside the support, at dispersed points ``U(0.01, 0.99)``.
   simpler, but its Hastings correction is 1, so it could not show what
   forgetting the correction does.
 
+The target ``pi`` (:func:`target`) and the proposal ``q``
+(:func:`proposal_density`) are both :class:`handrolled.mh.Target` descriptions
+of one compiled log density, :func:`beta_logdensity`, on the support (0, 1).
+
 The exact answer is known: ``x ~ Beta(a, b)``.
 """
 

@@ -20,6 +20,11 @@ sampler. Both are here, on the log scale:
   uniformly ergodic (seed 001 section 6.3 (1): the proposal's tails must be
   heavier than the target's).
 
+The target ``pi`` (:func:`target`) and the proposal ``q``
+(:func:`proposal_density`) are both :class:`handrolled.mh.Target` descriptions
+of one compiled log density, :func:`normal_logdensity`, which the teaching
+steps of :mod:`handrolled.mh` and the compiled chains share.
+
 The exact answer is known: ``x ~ Normal(mu, sigma)``.
 """
 
