@@ -22,8 +22,8 @@ Three sweeps implement it, each fed one pre-drawn uniform per token:
 
 - :func:`sweep_plain` is the seed's algorithm line by line (decrement, compute
   the K unnormalised probabilities, draw by inversion of the cumulative sum,
-  increment). It uses no fast-math, so the plain-NumPy transcription
-  :func:`handrolled.lda.sweep_numpy` reproduces it bit for bit.
+  increment). It uses no fast-math, so the plain-NumPy sweep
+  :func:`handrolled.lda.gibbs_sweep` reproduces it bit for bit.
 - :func:`sweep_fast` draws from the same conditional, faster: word-major counts
   ``n_vk`` (V, K) so that a token reads one contiguous row, the reciprocals
   ``1 / (n_k + V beta)`` cached and updated only for the two topics that change,

@@ -51,8 +51,10 @@ Samplers
   is added (:func:`acceptance_fractions`), the seed's argument for MCMC;
 - :func:`sample`: systematic-scan Gibbs sampling of the unobserved nodes, each
   drawn from its full conditional given its Markov blanket
-  (``prob_b_given_blanket`` ..., one function per node, collected in
-  :data:`FULL_CONDITIONALS`), vectorised across chains;
+  (``b_given_blanket`` ..., one function per node, collected in
+  :data:`FULL_CONDITIONALS`; :func:`sample_node_given_blanket` draws from
+  them and :func:`gibbs_sweep` chains the draws as the seed's pseudo-code
+  does), vectorised across chains;
 - :func:`sample_rejection`: independent draws by rejection, with the sampler
   contract's signature.
 
@@ -116,22 +118,25 @@ def validate_data(data: Mapping) -> dict:
     return d
 
 
-def node_probability(cpts: Mapping[str, np.ndarray], node: str, states: np.ndarray) -> np.ndarray:
-    """Return P(node = 1 | its parents' values in ``states``).
+def node_given_parents(node: str, state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return P(node = 1 | its parents' values in ``state``), read from the node's table.
+
+    The seed's forward-sampling formulas: P(A), P(B), P(C | A, B), P(D | B), P(E | C).
 
     Parameters
     ----------
+    node : str
+        One of :data:`NODES`.
+    state : ndarray of int, shape (..., 5)
+        Values of all nodes, columns in :data:`NODES` order.
     cpts : mapping of str to ndarray
         Validated tables.
-    node : str
-    states : ndarray of int, shape (..., 5)
-        Values of all nodes, columns in :data:`NODES` order.
 
     Returns
     -------
     ndarray of float, shape (...)
     """
-    states = np.asarray(states)
+    states = np.asarray(state)
     index = tuple(states[..., INDEX[parent]] for parent in PARENTS[node])
     table = cpts[node]
     if not index:
@@ -170,7 +175,8 @@ def joint_probability(cpts: Mapping[str, np.ndarray], states: np.ndarray) -> np.
     states = np.asarray(states)
     prob = np.ones(states.shape[:-1])
     for node in NODES:
-        prob = prob * bernoulli_pmf(node_probability(cpts, node, states), states[..., INDEX[node]])
+        p_one = node_given_parents(node, states, cpts)
+        prob = prob * bernoulli_pmf(p_one, states[..., INDEX[node]])
     return prob
 
 
@@ -309,7 +315,7 @@ def forward_sample(cpts: Mapping, n: int, rng: np.random.Generator) -> np.ndarra
     states = np.zeros((n, len(NODES)), dtype=np.int64)
     for node in NODES:
         j = INDEX[node]
-        states[:, j] = uniforms[:, j] < node_probability(cpts, node, states)
+        states[:, j] = uniforms[:, j] < node_given_parents(node, states, cpts)
     return states
 
 
@@ -376,18 +382,20 @@ def acceptance_fractions(
 # ------------------------------------------------------------ full conditionals
 
 
-def _conditional_one(weight_one: np.ndarray, weight_zero: np.ndarray) -> np.ndarray:
+def _normalise(weight_one: np.ndarray, weight_zero: np.ndarray) -> np.ndarray:
     """Normalise two unnormalised weights into P(x = 1 | blanket)."""
     return weight_one / (weight_one + weight_zero)
 
 
-def prob_a_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+def a_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
     """Return P(A = 1 | B, C) ∝ P(A = 1) P(C | A = 1, B).
 
     Parameters
     ----------
     state : ndarray of int, shape (chains, 5)
+        Current values of every node.
     cpts : mapping of str to ndarray
+        Validated tables.
 
     Returns
     -------
@@ -396,16 +404,18 @@ def prob_a_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> n
     b, c = state[:, INDEX["B"]], state[:, INDEX["C"]]
     w1 = cpts["A"] * bernoulli_pmf(cpts["C"][1, b], c)
     w0 = (1.0 - cpts["A"]) * bernoulli_pmf(cpts["C"][0, b], c)
-    return _conditional_one(w1, w0)
+    return _normalise(w1, w0)
 
 
-def prob_b_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+def b_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
     """Return P(B = 1 | A, C, D) ∝ P(B = 1) P(C | A, B = 1) P(D | B = 1).
 
     Parameters
     ----------
     state : ndarray of int, shape (chains, 5)
+        Current values of every node.
     cpts : mapping of str to ndarray
+        Validated tables.
 
     Returns
     -------
@@ -414,16 +424,18 @@ def prob_b_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> n
     a, c, d = state[:, INDEX["A"]], state[:, INDEX["C"]], state[:, INDEX["D"]]
     w1 = cpts["B"] * bernoulli_pmf(cpts["C"][a, 1], c) * bernoulli_pmf(cpts["D"][1], d)
     w0 = (1.0 - cpts["B"]) * bernoulli_pmf(cpts["C"][a, 0], c) * bernoulli_pmf(cpts["D"][0], d)
-    return _conditional_one(w1, w0)
+    return _normalise(w1, w0)
 
 
-def prob_c_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+def c_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
     """Return P(C = 1 | A, B, E) ∝ P(C = 1 | A, B) P(E | C = 1).
 
     Parameters
     ----------
     state : ndarray of int, shape (chains, 5)
+        Current values of every node.
     cpts : mapping of str to ndarray
+        Validated tables.
 
     Returns
     -------
@@ -433,16 +445,18 @@ def prob_c_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> n
     p_c = cpts["C"][a, b]
     w1 = p_c * bernoulli_pmf(cpts["E"][1], e)
     w0 = (1.0 - p_c) * bernoulli_pmf(cpts["E"][0], e)
-    return _conditional_one(w1, w0)
+    return _normalise(w1, w0)
 
 
-def prob_d_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+def d_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
     """Return P(D = 1 | B), D's blanket being its parent alone (it has no children).
 
     Parameters
     ----------
     state : ndarray of int, shape (chains, 5)
+        Current values of every node.
     cpts : mapping of str to ndarray
+        Validated tables.
 
     Returns
     -------
@@ -451,13 +465,15 @@ def prob_d_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> n
     return cpts["D"][state[:, INDEX["B"]]]
 
 
-def prob_e_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
+def e_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> np.ndarray:
     """Return P(E = 1 | C), E's blanket being its parent alone (it has no children).
 
     Parameters
     ----------
     state : ndarray of int, shape (chains, 5)
+        Current values of every node.
     cpts : mapping of str to ndarray
+        Validated tables.
 
     Returns
     -------
@@ -467,13 +483,40 @@ def prob_e_given_blanket(state: np.ndarray, cpts: Mapping[str, np.ndarray]) -> n
 
 
 FULL_CONDITIONALS: dict[str, Callable[[np.ndarray, Mapping[str, np.ndarray]], np.ndarray]] = {
-    "A": prob_a_given_blanket,
-    "B": prob_b_given_blanket,
-    "C": prob_c_given_blanket,
-    "D": prob_d_given_blanket,
-    "E": prob_e_given_blanket,
+    "A": a_given_blanket,
+    "B": b_given_blanket,
+    "C": c_given_blanket,
+    "D": d_given_blanket,
+    "E": e_given_blanket,
 }
-"""P(node = 1 | Markov blanket) for each node."""
+r"""P(node = 1 | Markov blanket) for each node: the seed's :math:`\pi(x_i \mid x_{-i})`."""
+
+
+def sample_node_given_blanket(
+    node: str, state: np.ndarray, cpts: Mapping[str, np.ndarray], u: np.ndarray
+) -> np.ndarray:
+    """Draw ``node`` from P(node | Markov blanket) (:data:`FULL_CONDITIONALS`), every chain.
+
+    The draw is 1 when ``u < P(node = 1 | blanket)``, as :func:`forward_sample`
+    draws from a table.
+
+    Parameters
+    ----------
+    node : str
+        One of :data:`NODES`.
+    state : ndarray of int, shape (chains, 5)
+        Current values of every node.
+    cpts : mapping of str to ndarray
+        Validated tables.
+    u : ndarray of float, shape (chains,)
+        One U(0, 1) draw per chain.
+
+    Returns
+    -------
+    ndarray of bool, shape (chains,)
+        The new values (True for 1).
+    """
+    return u < FULL_CONDITIONALS[node](state, cpts)
 
 
 def gibbs_sweep(
@@ -482,21 +525,25 @@ def gibbs_sweep(
     nodes: Sequence[str],
     uniforms: np.ndarray,
 ) -> None:
-    """Update ``nodes`` of every chain in turn from their full conditionals, in place.
+    r"""Update ``nodes`` of every chain in turn from their full conditionals, in place.
+
+    The seed's sweep: sample :math:`x_1` according to
+    :math:`\pi(x_1 \mid x_2, \ldots, x_N)`, then :math:`x_2` given the new
+    :math:`x_1`, ... (:func:`sample_node_given_blanket`), for all chains at once.
 
     Parameters
     ----------
     state : ndarray of int, shape (chains, 5)
         Current states; overwritten.
     cpts : mapping of str to ndarray
+        Validated tables.
     nodes : sequence of str
         The unobserved nodes, in scan order.
     uniforms : ndarray of float, shape (chains, len(nodes))
-        Pre-drawn U(0, 1) numbers, one per chain and node: node ``k`` of chain
-        ``c`` becomes 1 when ``uniforms[c, k] < P(node = 1 | blanket)``.
+        Pre-drawn U(0, 1) numbers, column ``k`` for node ``nodes[k]``.
     """
     for k, node in enumerate(nodes):
-        state[:, INDEX[node]] = uniforms[:, k] < FULL_CONDITIONALS[node](state, cpts)
+        state[:, INDEX[node]] = sample_node_given_blanket(node, state, cpts, uniforms[:, k])
 
 
 # -------------------------------------------------------------------- samplers

@@ -27,9 +27,13 @@ A systematic scan draws :math:`x_1 \mid x_2` then :math:`x_2 \mid x_1`, as the
 seed's code does. The kept :math:`x_1` chain is then AR(1) with coefficient
 :math:`\rho^2`, so its ESS per draw is :math:`(1 - \rho^2) / (1 + \rho^2)`.
 
-The sweep is a numba kernel fed with pre-drawn standard normals: every chain
-draws its normals from its own Generator, and the kernel is a plain function of
-its inputs that can be checked against the formulas above line by line.
+One function per formula: :func:`x1_given_x2` and :func:`x2_given_x1` return
+the mean and sd of each conditional, :func:`sample_x1_given_x2` and
+:func:`sample_x2_given_x1` draw from them given a standard normal.
+:func:`gibbs_sweep` chains them as the seed's loop does (plain Python);
+:func:`gibbs_kernel` runs a whole chain of the same sweeps compiled, on
+pre-drawn standard normals, and is tested against :func:`gibbs_sweep` bit for
+bit. Every chain draws its normals from its own Generator.
 """
 
 from __future__ import annotations
@@ -48,67 +52,177 @@ OVERDISPERSION = 3.0
 
 
 def covariance(data: Mapping) -> np.ndarray:
-    """Return the target covariance matrix, shape (2, 2)."""
+    """Return the target covariance matrix.
+
+    Parameters
+    ----------
+    data : mapping
+        ``mu`` (2,), ``sigma`` (2,), ``rho`` (validated here).
+
+    Returns
+    -------
+    ndarray, shape (2, 2)
+        ``[[s1**2, rho s1 s2], [rho s1 s2, s2**2]]``.
+    """
     d = validate_data(data)
     s1, s2 = d["sigma"]
     c = d["rho"] * s1 * s2
     return np.array([[s1**2, c], [c, s2**2]])
 
 
+# ------------------------------------------------------------ full conditionals
+
+
 @njit(cache=True)
 def x1_given_x2(x2, mu, sigma, rho):
-    r"""Return mean and sd of :math:`x_1 \mid x_2`."""
+    r"""Return mean and sd of :math:`P(x_1 \mid x_2)`, the seed's ``p_xgiveny``.
+
+    .. math::
+
+        x_1 \mid x_2 \sim N\big(\mu_1 + \rho\,\sigma_1/\sigma_2\,(x_2 - \mu_2),\;
+                                (1 - \rho^2)\,\sigma_1^2\big)
+
+    Parameters
+    ----------
+    x2 : float
+        Current :math:`x_2`.
+    mu, sigma : ndarray, shape (2,)
+        Means and sds of the target.
+    rho : float
+        Correlation of the target.
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, sd)``.
+    """
     mean = mu[0] + rho * sigma[0] / sigma[1] * (x2 - mu[1])
     return mean, np.sqrt(1.0 - rho**2) * sigma[0]
 
 
 @njit(cache=True)
 def x2_given_x1(x1, mu, sigma, rho):
-    r"""Return mean and sd of :math:`x_2 \mid x_1`."""
+    r"""Return mean and sd of :math:`P(x_2 \mid x_1)`, the seed's ``p_ygivenx``.
+
+    .. math::
+
+        x_2 \mid x_1 \sim N\big(\mu_2 + \rho\,\sigma_2/\sigma_1\,(x_1 - \mu_1),\;
+                                (1 - \rho^2)\,\sigma_2^2\big)
+
+    Parameters
+    ----------
+    x1 : float
+        Current :math:`x_1`.
+    mu, sigma : ndarray, shape (2,)
+        Means and sds of the target.
+    rho : float
+        Correlation of the target.
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, sd)``.
+    """
     mean = mu[1] + rho * sigma[1] / sigma[0] * (x1 - mu[0])
     return mean, np.sqrt(1.0 - rho**2) * sigma[1]
 
 
 @njit(cache=True)
-def gibbs_chain(x2_start, normals, mu, sigma, rho, tune, out):
-    r"""Run one chain of systematic-scan Gibbs sweeps.
+def sample_x1_given_x2(x2, mu, sigma, rho, z):
+    r"""Draw :math:`x_1 \sim P(x_1 \mid x_2)` (:func:`x1_given_x2`) as ``mean + sd * z``.
 
     Parameters
     ----------
-    x2_start : float
-        Starting value of :math:`x_2` (the first sweep draws :math:`x_1 \mid x_2`).
+    x2 : float
+        Current :math:`x_2`.
+    mu, sigma : ndarray, shape (2,)
+    rho : float
+    z : float
+        A standard normal draw.
+
+    Returns
+    -------
+    float
+    """
+    mean, sd = x1_given_x2(x2, mu, sigma, rho)
+    return mean + sd * z
+
+
+@njit(cache=True)
+def sample_x2_given_x1(x1, mu, sigma, rho, z):
+    r"""Draw :math:`x_2 \sim P(x_2 \mid x_1)` (:func:`x2_given_x1`) as ``mean + sd * z``.
+
+    Parameters
+    ----------
+    x1 : float
+        Current :math:`x_1`.
+    mu, sigma : ndarray, shape (2,)
+    rho : float
+    z : float
+        A standard normal draw.
+
+    Returns
+    -------
+    float
+    """
+    mean, sd = x2_given_x1(x1, mu, sigma, rho)
+    return mean + sd * z
+
+
+# ------------------------------------------------------------------- the sweep
+
+
+def gibbs_sweep(x2, mu, sigma, rho, z):
+    r"""One systematic-scan sweep, the body of the seed's loop (plain Python).
+
+    ``x = p_xgiveny(y, ...)`` then ``y = p_ygivenx(x, ...)``: draw
+    :math:`x_1 \mid x_2`, then :math:`x_2` given the new :math:`x_1`.
+
+    Parameters
+    ----------
+    x2 : float
+        Current :math:`x_2` (the sweep does not read the current :math:`x_1`).
+    mu, sigma : ndarray, shape (2,)
+    rho : float
+    z : ndarray, shape (2,)
+        Standard normal draws for :math:`x_1` and :math:`x_2`.
+
+    Returns
+    -------
+    tuple of float
+        The new ``(x1, x2)``.
+    """
+    x1 = sample_x1_given_x2(x2, mu, sigma, rho, z[0])
+    x2 = sample_x2_given_x1(x1, mu, sigma, rho, z[1])
+    return x1, x2
+
+
+@njit(cache=True)
+def gibbs_kernel(x2, normals, mu, sigma, rho, tune, out):
+    r"""Run one chain of :func:`gibbs_sweep` (compiled), the same bit for bit.
+
+    Parameters
+    ----------
+    x2 : float
+        Starting value of :math:`x_2`.
     normals : ndarray, shape (tune + draws, 2)
-        Pre-drawn standard normals, one pair per sweep.
+        Pre-drawn standard normals, one row per sweep.
     mu, sigma : ndarray, shape (2,)
     rho : float
     tune : int
         Sweeps run and discarded before the kept ones.
     out : ndarray, shape (draws, 2)
-        Filled with the kept draws.
+        Filled with the kept states ``(x1, x2)``.
     """
-    x2 = x2_start
     for t in range(normals.shape[0]):
-        mean, sd = x1_given_x2(x2, mu, sigma, rho)
-        x1 = mean + sd * normals[t, 0]
-        mean, sd = x2_given_x1(x1, mu, sigma, rho)
-        x2 = mean + sd * normals[t, 1]
+        x1 = sample_x1_given_x2(x2, mu, sigma, rho, normals[t, 0])
+        x2 = sample_x2_given_x1(x1, mu, sigma, rho, normals[t, 1])
         if t >= tune:
             out[t - tune, 0] = x1
             out[t - tune, 1] = x2
 
 
-def sample_x1_given_x2(x2: float, data: Mapping, rng: np.random.Generator) -> float:
-    r"""Draw one :math:`x_1 \sim P(x_1 \mid x_2)` (the kernel's first half-step)."""
-    d = validate_data(data)
-    mean, sd = x1_given_x2(float(x2), d["mu"], d["sigma"], d["rho"])
-    return mean + sd * rng.standard_normal()
-
-
-def sample_x2_given_x1(x1: float, data: Mapping, rng: np.random.Generator) -> float:
-    r"""Draw one :math:`x_2 \sim P(x_2 \mid x_1)` (the kernel's second half-step)."""
-    d = validate_data(data)
-    mean, sd = x2_given_x1(float(x1), d["mu"], d["sigma"], d["rho"])
-    return mean + sd * rng.standard_normal()
+# --------------------------------------------------------------------- sampler
 
 
 def sample(
@@ -116,10 +230,14 @@ def sample(
 ) -> dict[str, np.ndarray]:
     """Sample the bivariate normal by systematic-scan Gibbs.
 
+    Chain ``c`` draws, from its own stream, a dispersed start
+    ``x2 ~ N(mu2, (OVERDISPERSION * sigma2)**2)``, then ``(tune + draws, 2)``
+    standard normals for :func:`gibbs_kernel`.
+
     Parameters
     ----------
     data : mapping
-        ``mu`` (2,), ``sigma`` (2,), ``rho`` (see :func:`default_data`).
+        ``mu`` (2,), ``sigma`` (2,), ``rho``.
     draws, tune, chains : int
         Kept sweeps per chain, discarded sweeps per chain, number of chains.
     random_seed : int or None
@@ -136,5 +254,5 @@ def sample(
     for chain, rng in enumerate(chain_rngs(random_seed, chains)):
         x2_start = d["mu"][1] + OVERDISPERSION * d["sigma"][1] * rng.standard_normal()
         normals = rng.standard_normal((tune + draws, 2))
-        gibbs_chain(x2_start, normals, d["mu"], d["sigma"], d["rho"], tune, x[chain])
+        gibbs_kernel(x2_start, normals, d["mu"], d["sigma"], d["rho"], tune, x[chain])
     return {"x": x}

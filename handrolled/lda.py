@@ -19,12 +19,14 @@ with the counts ``n_mk`` (document-topic), ``n_kv`` (topic-word) and ``n_k``
     p(z_i = k \mid z_{-i}, w) \propto (n_{mk} + \alpha)\,
     \frac{n_{kv} + \beta}{n_k + V\beta},
 
-increment (:func:`conditional_z_given_rest`; the compiled sweep
-:func:`sweep_plain` is the seed's algorithm line by line, :func:`sweep_fast`
-and the SparseLDA sweep :func:`sweep_sparse` of Yao, Mimno and McCallum (2009)
-draw from the same conditional faster; see :mod:`handrolled._lda_kernels`).
-At every kept draw the parameters are drawn from their Dirichlet conditionals
-(seed 000)
+increment. :func:`z_given_rest` is the formula and :func:`sample_z_given_rest`
+draws from it; :func:`gibbs_sweep` is the seed's sweep over every token in plain
+NumPy, and the compiled :func:`sweep_plain` is the same sweep, tested against it
+bit for bit. :func:`sweep_fast` and the SparseLDA sweep :func:`sweep_sparse` of
+Yao, Mimno and McCallum (2009) draw from the same conditional faster (see
+:mod:`handrolled._lda_kernels`). At every kept draw the parameters are drawn from
+their Dirichlet conditionals (seed 000; :func:`phi_given_z`,
+:func:`theta_given_z`)
 
 .. math::
 
@@ -62,20 +64,24 @@ from pairdata.checks import check_sampler_args
 from pairdata.lda import validate_data
 
 __all__ = [
-    "conditional_z_given_rest",
+    "build_topic_lists",
+    "gibbs_sweep",
     "initial_counts",
     "log_joint",
+    "phi_given_z",
     "resample_token",
     "sample",
-    "sample_phi_given_z",
     "sample_fast",
+    "sample_phi_given_z",
     "sample_plain",
     "sample_theta_given_z",
+    "sample_z_given_rest",
     "sweep_fast",
-    "sweep_numpy",
     "sweep_plain",
     "sweep_sparse",
+    "theta_given_z",
     "validate_data",
+    "z_given_rest",
 ]
 
 VARIABLES = ("theta", "phi")
@@ -91,7 +97,7 @@ MAX_BYTES = 8 * 2**30
 # ------------------------------------------------------------ full conditionals
 
 
-def conditional_z_given_rest(
+def z_given_rest(
     n_mk_row: np.ndarray,
     n_kv_column: np.ndarray,
     n_k: np.ndarray,
@@ -99,9 +105,15 @@ def conditional_z_given_rest(
     beta: float,
     V: int,
 ) -> np.ndarray:
-    r"""Return the full conditional :math:`p(z_i = k \mid z_{-i}, w)` of one token.
+    r"""Return the unnormalised full conditional of one token's topic.
 
-    The seed's formula, with every count taken *without* the token itself.
+    .. math::
+
+        p(z_i = k \mid z_{-i}, w) \propto (n_{mk} + \alpha)\,
+        \frac{n_{kv} + \beta}{n_k + V\beta},
+
+    the seed's formula with every count taken *without* the token itself (its
+    factor :math:`1 / \sum_k (n_{mk} + \alpha)` does not depend on :math:`k`).
 
     Parameters
     ----------
@@ -112,38 +124,94 @@ def conditional_z_given_rest(
     n_k : ndarray, shape (K,)
         Topic totals, token removed.
     alpha, beta : float
+        Symmetric Dirichlet hyperparameters.
     V : int
         Vocabulary size.
 
     Returns
     -------
     ndarray, shape (K,)
-        Probabilities summing to one.
+        Weights proportional to the probabilities of the K topics.
     """
-    weights = (n_mk_row + alpha) * (n_kv_column + beta) / (n_k + V * beta)
-    return weights / weights.sum()
+    return (n_mk_row + alpha) * (n_kv_column + beta) / (n_k + V * beta)
 
 
-def sweep_numpy(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
-    """Plain-NumPy transcription of :func:`sweep_plain`, identical bit for bit.
+def sample_z_given_rest(
+    n_mk_row: np.ndarray,
+    n_kv_column: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    V: int,
+    u: float,
+) -> int:
+    """Draw one token's topic from :func:`z_given_rest` by inversion of the cumulative sum.
 
-    Same arguments as :func:`handrolled._lda_kernels.sweep_plain`; slow (a
-    Python loop over tokens), kept to check the compiled kernel.
+    The new topic is the first ``k`` whose cumulative weight exceeds ``u`` times
+    the total, as the compiled :func:`handrolled._lda_kernels.resample_token` draws it.
+
+    Parameters
+    ----------
+    n_mk_row, n_kv_column, n_k : ndarray, shape (K,)
+        Counts without the token, as in :func:`z_given_rest`.
+    alpha, beta : float
+        Symmetric Dirichlet hyperparameters.
+    V : int
+        Vocabulary size.
+    u : float
+        A U(0, 1) draw.
+
+    Returns
+    -------
+    int
+        The new topic, in ``[0, K)``.
     """
-    V = n_kv.shape[1]
-    for m in range(offsets.shape[0] - 1):
-        for i in range(offsets[m], offsets[m + 1]):
-            v, k = words[i], z[i]
-            n_mk[m, k] -= 1
-            n_kv[k, v] -= 1
-            n_k[k] -= 1
-            weights = (n_mk[m] + alpha) * (n_kv[:, v] + beta) / (n_k + V * beta)
-            cum = np.cumsum(weights)
-            k = min(int(np.searchsorted(cum, u[i] * cum[-1], side="right")), len(cum) - 1)
-            z[i] = k
-            n_mk[m, k] += 1
-            n_kv[k, v] += 1
-            n_k[k] += 1
+    cum = np.cumsum(z_given_rest(n_mk_row, n_kv_column, n_k, alpha, beta, V))
+    return min(int(np.searchsorted(cum, u * cum[-1], side="right")), len(cum) - 1)
+
+
+def phi_given_z(n_kv: np.ndarray, beta: float) -> np.ndarray:
+    r"""Return the Dirichlet parameters of the topics given the topic assignments.
+
+    .. math::
+
+        \varphi_k \mid z, w \sim \mathrm{Dir}(n_{k\cdot} + \beta)
+
+    Parameters
+    ----------
+    n_kv : ndarray, shape (K, V)
+        Topic-word counts.
+    beta : float
+        Symmetric Dirichlet hyperparameter of the topics.
+
+    Returns
+    -------
+    ndarray, shape (K, V)
+        Row ``k`` holds the concentration of :math:`\varphi_k`.
+    """
+    return n_kv + beta
+
+
+def theta_given_z(n_mk: np.ndarray, alpha: float) -> np.ndarray:
+    r"""Return the Dirichlet parameters of the topic proportions given the topic assignments.
+
+    .. math::
+
+        \theta_m \mid z \sim \mathrm{Dir}(n_{m\cdot} + \alpha)
+
+    Parameters
+    ----------
+    n_mk : ndarray, shape (D, K)
+        Document-topic counts.
+    alpha : float
+        Symmetric Dirichlet hyperparameter of the documents.
+
+    Returns
+    -------
+    ndarray, shape (D, K)
+        Row ``m`` holds the concentration of :math:`\theta_m`.
+    """
+    return n_mk + alpha
 
 
 def _dirichlet_rows(concentration: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -158,35 +226,83 @@ def _dirichlet_rows(concentration: np.ndarray, rng: np.random.Generator) -> np.n
 
 
 def sample_phi_given_z(n_kv: np.ndarray, beta: float, rng: np.random.Generator) -> np.ndarray:
-    """Draw the topics from their conditional, ``phi_k | z, w ~ Dir(n_kv[k] + beta)``.
+    """Draw the topics from their conditional :func:`phi_given_z`.
 
     Parameters
     ----------
     n_kv : ndarray, shape (K, V)
+        Topic-word counts.
     beta : float
+        Symmetric Dirichlet hyperparameter of the topics.
     rng : numpy.random.Generator
+        Uses one ``standard_gamma`` call of shape (K, V) (and a ``dirichlet``
+        call for a row whose gammas all underflow).
 
     Returns
     -------
     ndarray, shape (K, V)
+        Rows summing to one.
     """
-    return _dirichlet_rows(n_kv + beta, rng)
+    return _dirichlet_rows(phi_given_z(n_kv, beta), rng)
 
 
 def sample_theta_given_z(n_mk: np.ndarray, alpha: float, rng: np.random.Generator) -> np.ndarray:
-    """Draw the topic proportions, ``theta_m | z ~ Dir(n_mk[m] + alpha)``.
+    """Draw the topic proportions from their conditional :func:`theta_given_z`.
 
     Parameters
     ----------
     n_mk : ndarray, shape (D, K)
+        Document-topic counts.
     alpha : float
+        Symmetric Dirichlet hyperparameter of the documents.
     rng : numpy.random.Generator
+        As in :func:`sample_phi_given_z`.
 
     Returns
     -------
     ndarray, shape (D, K)
+        Rows summing to one.
     """
-    return _dirichlet_rows(n_mk + alpha, rng)
+    return _dirichlet_rows(theta_given_z(n_mk, alpha), rng)
+
+
+# ------------------------------------------------------------------------- sweep
+
+
+def gibbs_sweep(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+    """One sweep of the seed's step 3 over every token (plain NumPy), in place.
+
+    For each token: take it out of the counts, draw its topic from
+    :func:`sample_z_given_rest`, put it back under the new topic. The compiled
+    :func:`handrolled._lda_kernels.sweep_plain` is the same sweep, bit for bit.
+
+    Parameters
+    ----------
+    words : ndarray of int32, shape (N,)
+        Word id of every token, documents one after the other.
+    offsets : ndarray of int64, shape (D + 1,)
+        Document ``m`` holds tokens ``offsets[m]:offsets[m + 1]``.
+    z : ndarray of int32, shape (N,)
+        Topic assignments, updated in place.
+    n_mk, n_kv, n_k : ndarray of int32
+        Counts of shapes (D, K), (K, V), (K,), updated in place.
+    alpha, beta : float
+        Symmetric Dirichlet hyperparameters.
+    u : ndarray of float64, shape (N,)
+        One U(0, 1) draw per token.
+    """
+    V = n_kv.shape[1]
+    for m in range(offsets.shape[0] - 1):
+        for i in range(offsets[m], offsets[m + 1]):
+            v, k = words[i], z[i]
+            n_mk[m, k] -= 1
+            n_kv[k, v] -= 1
+            n_k[k] -= 1
+            k = sample_z_given_rest(n_mk[m], n_kv[:, v], n_k, alpha, beta, V, u[i])
+            z[i] = k
+            n_mk[m, k] += 1
+            n_kv[k, v] += 1
+            n_k[k] += 1
 
 
 # ----------------------------------------------------------------------- sampler

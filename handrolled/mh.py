@@ -1,4 +1,4 @@
-r"""Metropolis–Hastings kernels shared by the one-dimensional MH pairs.
+r"""Metropolis–Hastings for the one-dimensional MH pairs: targets, teaching steps, drivers.
 
 Seed 001 (section 6) and seed 003 ("Metropolis-Hastings") teach one algorithm:
 from the current point ``x`` propose ``x' ~ q(. | x)``, draw ``U ~ U(0, 1)`` and
@@ -19,12 +19,20 @@ Two proposals are covered, as in seed 001:
 * the **independence sampler** (section 6.3): ``x' ~ q(.)`` whatever ``x`` is,
   so the correction ``q(x) / q(x')`` does not cancel and must be kept.
 
+A target is described once, by a :class:`Target`: its log density compiled
+with numba (``logdensity_fn(x, params)``), the parameters, and the bounds of its
+support. The same description, the same log density
+(:func:`handrolled._mh_kernels.target_logdensity`) and the same acceptance
+function (:func:`acceptance_probability`) serve the plain-Python teaching steps
+here and the compiled chain kernels of :mod:`handrolled._mh_kernels`; an
+independence proposal ``q`` is a :class:`Target` too.
+
 The layout follows blackjax (``blackjax/mcmc/random_walk.py``): a state
 :class:`MHState` ``(position, logdensity)``, an info record :class:`MHInfo`
 ``(acceptance_rate, is_accepted)``, :func:`init` and step functions
-``step(state, logdensity_fn, <pre-drawn random numbers>) -> (state, info)``. The
+``step(state, target, <pre-drawn random numbers>) -> (state, info)``. The
 steps take pre-drawn standard normals and uniforms instead of a generator, so a
-test can rig a proposal, and so the plain-Python steps here and the numba chain
+test can rig a proposal, and so the plain-Python steps here and the chain
 kernels (:func:`random_walk_kernel`, :func:`independence_kernel`) can be checked
 against each other bit for bit.
 
@@ -41,32 +49,83 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from arviz_base import from_dict
-from numba import njit, types
 
 from handrolled._common import chain_rngs
+from handrolled._mh_kernels import (
+    LOGDENSITY_SIGNATURE,
+    TARGET_ACCEPTANCE,
+    acceptance_probability,
+    independence_kernel,
+    random_walk_kernel,
+    target_logdensity,
+    update_log_scale,
+)
 
-TARGET_ACCEPTANCE = 0.44
-"""Acceptance rate the proposal-scale tuning aims at (1-D optimum)."""
-
-ADAPTATION_EXPONENT = 0.6
-"""Step sizes of the scale tuning decay as ``t ** -ADAPTATION_EXPONENT``."""
+__all__ = [
+    "LOGDENSITY_SIGNATURE",
+    "SEED_ADVICE",
+    "TARGET_ACCEPTANCE",
+    "MHInfo",
+    "MHState",
+    "Target",
+    "acceptance_probability",
+    "independence_kernel",
+    "independence_step",
+    "init",
+    "random_walk_kernel",
+    "random_walk_step",
+    "sample_independence",
+    "sample_random_walk",
+    "step",
+    "to_datatree",
+    "update_log_scale",
+]
 
 SEED_ADVICE = (0.15, 0.5)
 """Seed 001, section 6.2 (2): acceptance rates in this range give a well-behaved chain."""
 
-LOGDENSITY_SIGNATURE = types.float64(types.float64, types.float64[::1])
-"""Numba signature of a compiled target: ``logdensity(x, params) -> float``.
 
-Compile a target with ``@njit(LOGDENSITY_SIGNATURE, cache=True)`` so that the
-chain kernels, which take it as a first-class function, can be cached on disk.
-"""
+class Target(NamedTuple):
+    """A one-dimensional density for Metropolis–Hastings: log density, parameters, support.
 
-_F64 = types.float64[::1]
-_BOOL = types.boolean[::1]
+    The fields are, in order, the first four arguments of the kernels of
+    :mod:`handrolled._mh_kernels` (a ``Target`` unpacks into them).
+
+    Attributes
+    ----------
+    logdensity_fn : compiled function
+        ``logdensity_fn(x, params) -> float``, the density's formula (up to a
+        constant) inside the support, compiled with
+        ``@njit(LOGDENSITY_SIGNATURE, cache=True)``.
+    params : ndarray of float64, shape (n_params,)
+        Parameters passed to ``logdensity_fn``.
+    lower, upper : float
+        Bounds of the open support ``(lower, upper)``; infinite for the real line.
+    """
+
+    logdensity_fn: Any
+    params: np.ndarray
+    lower: float = -math.inf
+    upper: float = math.inf
+
+    def logdensity(self, x: float) -> float:
+        """Return the log density at ``x``, ``-inf`` outside the support.
+
+        Parameters
+        ----------
+        x : float
+            Point.
+
+        Returns
+        -------
+        float
+            :func:`handrolled._mh_kernels.target_logdensity`, the kernels' own evaluation.
+        """
+        return target_logdensity(*self, float(x))
 
 
 class MHState(NamedTuple):
@@ -102,63 +161,47 @@ class MHInfo(NamedTuple):
     proposal: float
 
 
-def init(position: float, logdensity_fn: Callable[[float], float]) -> MHState:
+# --- the teaching steps, plain Python ----------------------------------------------
+
+
+def init(position: float, target: Target) -> MHState:
     """Start a chain at ``position``.
 
     Parameters
     ----------
     position : float
         Starting point; it should lie inside the support (finite log density).
-    logdensity_fn : callable
-        ``logdensity_fn(x) -> float``, the target log density.
+    target : Target
+        The target density.
 
     Returns
     -------
     MHState
         The starting state.
     """
-    return MHState(float(position), float(logdensity_fn(position)))
-
-
-def acceptance_probability(log_ratio: float) -> float:
-    """Metropolis–Hastings acceptance probability ``min(1, exp(log_ratio))``.
-
-    Parameters
-    ----------
-    log_ratio : float
-        ``log pi(x') - log pi(x) + log q(x | x') - log q(x' | x)``.
-
-    Returns
-    -------
-    float
-        The probability in ``[0, 1]``; 0 when ``log_ratio`` is NaN or ``-inf``
-        (a proposal outside the support).
-    """
-    if math.isnan(log_ratio):
-        return 0.0
-    return math.exp(min(0.0, log_ratio))
+    return MHState(float(position), target.logdensity(position))
 
 
 def step(
     state: MHState,
-    logdensity_fn: Callable[[float], float],
+    target: Target,
     proposal: float,
     uniform: float,
     log_hastings: float = 0.0,
 ) -> tuple[MHState, MHInfo]:
-    """Accept or reject one proposal (the generic MH step, plain Python).
+    """Accept or reject one proposal (the generic MH step of seed 001 section 6).
 
     Parameters
     ----------
     state : MHState
         Current state.
-    logdensity_fn : callable
-        ``logdensity_fn(x) -> float``; ``-inf`` outside the support.
+    target : Target
+        The target density; its log density is ``-inf`` outside the support.
     proposal : float
         Proposed point ``x'``.
     uniform : float
-        A draw from ``U(0, 1)``; the proposal is accepted when
-        ``uniform < acceptance_rate``.
+        A draw ``U`` from ``U(0, 1)``; the proposal is accepted when
+        ``U < acceptance_rate``.
     log_hastings : float, default 0.0
         Hastings correction ``log q(x | x') - log q(x' | x)``; 0 for a
         symmetric proposal.
@@ -170,7 +213,7 @@ def step(
     info : MHInfo
         Acceptance probability, decision and proposal.
     """
-    proposal_logdensity = float(logdensity_fn(proposal))
+    proposal_logdensity = target.logdensity(proposal)
     log_ratio = proposal_logdensity - state.logdensity + log_hastings
     rate = acceptance_probability(log_ratio)
     accepted = bool(uniform < rate)
@@ -181,19 +224,19 @@ def step(
 
 def random_walk_step(
     state: MHState,
-    logdensity_fn: Callable[[float], float],
+    target: Target,
     normal: float,
     uniform: float,
     scale: float,
 ) -> tuple[MHState, MHInfo]:
-    """One random-walk Metropolis step (seed 001 section 6.2), plain Python.
+    """One random-walk Metropolis step (seed 001 section 6.2; seed 003's program).
 
     Parameters
     ----------
     state : MHState
         Current state.
-    logdensity_fn : callable
-        ``logdensity_fn(x) -> float``.
+    target : Target
+        The target density.
     normal : float
         A standard normal draw ``z``; the proposal is ``x + scale * z``.
     uniform : float
@@ -208,17 +251,17 @@ def random_walk_step(
     info : MHInfo
         Acceptance probability, decision and proposal.
     """
-    return step(state, logdensity_fn, state.position + scale * normal, uniform)
+    return step(state, target, state.position + scale * normal, uniform)
 
 
 def independence_step(
     state: MHState,
-    logdensity_fn: Callable[[float], float],
+    target: Target,
     proposal: float,
     uniform: float,
-    proposal_logpdf: Callable[[float], float],
+    proposal_density: Target,
 ) -> tuple[MHState, MHInfo]:
-    """One independence-sampler step (seed 001 section 6.3), plain Python.
+    """One independence-sampler step (seed 001 section 6.3).
 
     The acceptance ratio is ``pi(x') q(x) / (pi(x) q(x'))``: the Hastings
     correction ``q(x) / q(x')`` does not cancel for an independence proposal.
@@ -227,14 +270,14 @@ def independence_step(
     ----------
     state : MHState
         Current state.
-    logdensity_fn : callable
-        ``logdensity_fn(x) -> float``, the target.
+    target : Target
+        The target density ``pi``.
     proposal : float
         A draw ``x' ~ q``, independent of the current point.
     uniform : float
         A ``U(0, 1)`` draw for the accept/reject decision.
-    proposal_logpdf : callable
-        ``proposal_logpdf(x) -> float``, ``log q(x)``.
+    proposal_density : Target
+        The proposal density ``q``.
 
     Returns
     -------
@@ -243,211 +286,17 @@ def independence_step(
     info : MHInfo
         Acceptance probability, decision and proposal.
     """
-    log_hastings = float(proposal_logpdf(state.position)) - float(proposal_logpdf(proposal))
-    return step(state, logdensity_fn, proposal, uniform, log_hastings)
+    log_hastings = proposal_density.logdensity(state.position) - proposal_density.logdensity(
+        proposal
+    )
+    return step(state, target, proposal, uniform, log_hastings)
 
 
-def update_log_scale(log_scale: float, acceptance_rate: float, iteration: int) -> float:
-    """Robbins–Monro update of the log proposal scale (used during tuning only).
-
-    Parameters
-    ----------
-    log_scale : float
-        Current log proposal scale.
-    acceptance_rate : float
-        Acceptance probability of the step just taken.
-    iteration : int
-        Tuning iteration, counted from 1.
-
-    Returns
-    -------
-    float
-        ``log_scale + (acceptance_rate - TARGET_ACCEPTANCE) / iteration**0.6``.
-    """
-    return log_scale + (acceptance_rate - TARGET_ACCEPTANCE) / iteration**ADAPTATION_EXPONENT
-
-
-# --- numba chain kernels ---------------------------------------------------------
-
-
-@njit(types.float64(types.float64), cache=True)
-def _acceptance_probability_nb(log_ratio):
-    if math.isnan(log_ratio):
-        return 0.0
-    return math.exp(min(0.0, log_ratio))
-
-
-@njit(
-    types.float64(
-        types.FunctionType(LOGDENSITY_SIGNATURE),
-        _F64,
-        types.float64,
-        types.float64,
-        _F64,
-        _F64,
-        types.int64,
-        types.boolean,
-        _F64,
-        _F64,
-        _F64,
-        _BOOL,
-    ),
-    cache=True,
-)
-def random_walk_kernel(
-    logdensity_fn,
-    params,
-    position,
-    scale,
-    normals,
-    uniforms,
-    n_tune,
-    adapt,
-    out_position,
-    out_logdensity,
-    out_acceptance_rate,
-    out_accepted,
-):
-    """Run one random-walk Metropolis chain on pre-drawn random numbers (numba).
-
-    Iterations ``0 .. n_tune - 1`` are tuning (scale updated when ``adapt``) and
-    are discarded; iteration ``n_tune + i`` is written to ``out_*[i]``.
-
-    Parameters
-    ----------
-    logdensity_fn : compiled function
-        ``logdensity_fn(x, params) -> float`` compiled with
-        :data:`LOGDENSITY_SIGNATURE`; ``-inf`` outside the support.
-    params : ndarray of float64, shape (n_params,)
-        Target parameters passed to ``logdensity_fn``.
-    position : float
-        Starting point, inside the support.
-    scale : float
-        Starting proposal standard deviation.
-    normals, uniforms : ndarray of float64, shape (n_tune + draws,)
-        Standard normal increments and ``U(0, 1)`` draws, one per iteration.
-    n_tune : int
-        Number of tuning iterations.
-    adapt : bool
-        Tune the proposal scale during the ``n_tune`` tuning iterations.
-    out_position, out_logdensity, out_acceptance_rate : ndarray of float64, shape (draws,)
-        Filled with the kept positions, their log densities and the acceptance
-        probability of the step that produced them.
-    out_accepted : ndarray of bool, shape (draws,)
-        Filled with whether that step accepted its proposal.
-
-    Returns
-    -------
-    float
-        The proposal scale used for the kept draws.
-    """
-    logdensity = logdensity_fn(position, params)
-    log_scale = math.log(scale)
-    for i in range(normals.shape[0]):
-        proposal = position + scale * normals[i]
-        proposal_logdensity = logdensity_fn(proposal, params)
-        rate = _acceptance_probability_nb(proposal_logdensity - logdensity)
-        accepted = uniforms[i] < rate
-        if accepted:
-            position = proposal
-            logdensity = proposal_logdensity
-        if i < n_tune:
-            if adapt:
-                log_scale += (rate - TARGET_ACCEPTANCE) / (i + 1.0) ** ADAPTATION_EXPONENT
-                scale = math.exp(log_scale)
-        else:
-            j = i - n_tune
-            out_position[j] = position
-            out_logdensity[j] = logdensity
-            out_acceptance_rate[j] = rate
-            out_accepted[j] = accepted
-    return scale
-
-
-@njit(
-    types.float64(
-        types.float64,
-        types.float64,
-        types.float64,
-        _F64,
-        _F64,
-        _F64,
-        _F64,
-        types.int64,
-        _F64,
-        _F64,
-        _F64,
-        _BOOL,
-    ),
-    cache=True,
-)
-def independence_kernel(
-    position,
-    logdensity,
-    log_q,
-    proposals,
-    proposal_logdensity,
-    proposal_log_q,
-    uniforms,
-    n_tune,
-    out_position,
-    out_logdensity,
-    out_acceptance_rate,
-    out_accepted,
-):
-    """Run one independence-sampler chain on pre-drawn proposals (numba).
-
-    Independence proposals do not depend on the chain, so the target and
-    proposal log densities at every proposal are computed beforehand
-    (vectorised); the kernel only accepts or rejects.
-
-    Parameters
-    ----------
-    position : float
-        Starting point, inside the support.
-    logdensity, log_q : float
-        Target and proposal log densities at ``position``.
-    proposals : ndarray of float64, shape (n_tune + draws,)
-        Proposals ``x' ~ q``, one per iteration.
-    proposal_logdensity, proposal_log_q : ndarray of float64, shape (n_tune + draws,)
-        ``log pi(x')`` and ``log q(x')`` at each proposal.
-    uniforms : ndarray of float64, shape (n_tune + draws,)
-        ``U(0, 1)`` draws, one per iteration.
-    n_tune : int
-        Number of discarded iterations.
-    out_position, out_logdensity, out_acceptance_rate : ndarray of float64, shape (draws,)
-        Filled with the kept positions, their log densities and acceptance probabilities.
-    out_accepted : ndarray of bool, shape (draws,)
-        Filled with the accept decisions.
-
-    Returns
-    -------
-    float
-        The last position.
-    """
-    for i in range(proposals.shape[0]):
-        log_ratio = proposal_logdensity[i] - logdensity + (log_q - proposal_log_q[i])
-        rate = _acceptance_probability_nb(log_ratio)
-        accepted = uniforms[i] < rate
-        if accepted:
-            position = proposals[i]
-            logdensity = proposal_logdensity[i]
-            log_q = proposal_log_q[i]
-        if i >= n_tune:
-            j = i - n_tune
-            out_position[j] = position
-            out_logdensity[j] = logdensity
-            out_acceptance_rate[j] = rate
-            out_accepted[j] = accepted
-    return position
-
-
-# --- Python drivers: validation, RNG streams, shapes ------------------------------
+# --- Python drivers: RNG streams and shapes around the kernels ---------------------
 
 
 def sample_random_walk(
-    logdensity_fn,
-    params: np.ndarray,
+    target: Target,
     draw_start: Callable[[np.random.Generator], float],
     scale: float,
     *,
@@ -457,14 +306,12 @@ def sample_random_walk(
     random_seed: int | None,
     adapt: bool,
 ):
-    """Run ``chains`` random-walk chains and gather them in a DataTree.
+    """Run ``chains`` random-walk chains (:func:`random_walk_kernel`) and gather them.
 
     Parameters
     ----------
-    logdensity_fn : compiled function
-        Target compiled with :data:`LOGDENSITY_SIGNATURE`.
-    params : ndarray of float64, shape (n_params,)
-        Target parameters for ``logdensity_fn``.
+    target : Target
+        The target density.
     draw_start : callable
         ``draw_start(rng) -> float``, a dispersed starting point inside the support.
     scale : float
@@ -484,41 +331,40 @@ def sample_random_walk(
     """
     out = _allocate(chains, draws)
     scales = np.empty(chains)
-    params = np.ascontiguousarray(params, dtype=np.float64)
     for c, rng in enumerate(chain_rngs(random_seed, chains)):
         start = float(draw_start(rng))
         normals = rng.standard_normal(tune + draws)
         uniforms = rng.random(tune + draws)
         scales[c] = random_walk_kernel(
-            logdensity_fn, params, start, float(scale), normals, uniforms, tune, adapt,
+            *target, start, float(scale), normals, uniforms, tune, adapt,
             out["x"][c], out["lp"][c], out["acceptance_rate"][c], out["accepted"][c],
         )  # fmt: skip
     return to_datatree(out, scales)
 
 
 def sample_independence(
-    logdensity: Callable[[np.ndarray], np.ndarray],
+    target: Target,
+    proposal_density: Target,
     draw_start: Callable[[np.random.Generator], float],
     draw_proposals: Callable[[np.random.Generator, int], np.ndarray],
-    proposal_logpdf: Callable[[np.ndarray], np.ndarray],
     *,
     draws: int,
     tune: int,
     chains: int,
     random_seed: int | None,
 ):
-    """Run ``chains`` independence-sampler chains and gather them in a DataTree.
+    """Run ``chains`` independence-sampler chains (:func:`independence_kernel`) and gather them.
 
     Parameters
     ----------
-    logdensity : callable
-        Vectorised target, ``logdensity(x) -> ndarray`` of the shape of ``x``.
+    target : Target
+        The target density ``pi``.
+    proposal_density : Target
+        The proposal density ``q``.
     draw_start : callable
         ``draw_start(rng) -> float``, a dispersed starting point inside the support.
     draw_proposals : callable
         ``draw_proposals(rng, n) -> ndarray, shape (n,)``, independent draws from ``q``.
-    proposal_logpdf : callable
-        Vectorised ``log q(x)``.
     draws, tune, chains : int
         Run lengths (already validated).
     random_seed : int or None
@@ -532,15 +378,11 @@ def sample_independence(
     """
     out = _allocate(chains, draws)
     for c, rng in enumerate(chain_rngs(random_seed, chains)):
-        start = np.array([draw_start(rng)], dtype=np.float64)
+        start = float(draw_start(rng))
         proposals = np.ascontiguousarray(draw_proposals(rng, tune + draws), dtype=np.float64)
         uniforms = rng.random(tune + draws)
         independence_kernel(
-            start[0], float(logdensity(start)[0]), float(proposal_logpdf(start)[0]),
-            proposals,
-            np.ascontiguousarray(logdensity(proposals), dtype=np.float64),
-            np.ascontiguousarray(proposal_logpdf(proposals), dtype=np.float64),
-            uniforms, tune,
+            *target, *proposal_density, start, proposals, uniforms, tune,
             out["x"][c], out["lp"][c], out["acceptance_rate"][c], out["accepted"][c],
         )  # fmt: skip
     return to_datatree(out, np.full(chains, np.nan))

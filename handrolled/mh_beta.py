@@ -6,8 +6,9 @@ default here. Its proposal is the random walk ``N(x, 1)``.
 
 The seed's program starts its chain at ``x = 0``, where this density is 0, so its
 first ratio is ``pi(x') / 0``; and it evaluates ``pi`` at proposals outside
-``(0, 1)``. Here everything is on the log scale: the log density is ``-inf``
-outside the open interval ``(0, 1)``, so such proposals are always rejected,
+``(0, 1)``. Here everything is on the log scale and the target declares its
+support (:func:`beta_density`): the log density is ``-inf`` outside the open
+interval ``(0, 1)``, so such proposals are always rejected,
 and chains start inside the support, at dispersed points ``U(0.01, 0.99)``.
 
 * :func:`sample`: random-walk Metropolis ``x' = x + s * z``, ``s`` starting at
@@ -31,6 +32,10 @@ and chains start inside the support, at dispersed points ``U(0.01, 0.99)``.
   simpler, but its Hastings correction is 1, so it could not show what
   forgetting the correction does.
 
+The target ``pi`` (:func:`target`) and the proposal ``q``
+(:func:`proposal_density`) are both :class:`handrolled.mh.Target` descriptions
+of one compiled log density, :func:`beta_logdensity`, on the support (0, 1).
+
 The exact answer is known: ``x ~ Beta(a, b)``.
 """
 
@@ -51,68 +56,62 @@ START_INTERVAL = (0.01, 0.99)
 """Chains start at ``U(*START_INTERVAL)``: dispersed, inside the support."""
 
 
-def logdensity(x, data: Mapping) -> np.ndarray:
-    """Log density of the target Beta(a, b), vectorised; ``-inf`` outside (0, 1).
+@njit(mh.LOGDENSITY_SIGNATURE, cache=True)
+def beta_logdensity(x, params):
+    r"""Log density of a Beta distribution at one point of (0, 1) (seed 003's ``beta.pdf``, logged).
+
+    .. math::
+
+        \log f(x; a, b) = (a - 1)\log x + (b - 1)\log(1 - x)
+        + \log\frac{\Gamma(a + b)}{\Gamma(a)\Gamma(b)}
+
+    Only called inside the support: :func:`beta_density` declares it, and
+    :func:`handrolled._mh_kernels.target_logdensity` returns ``-inf`` outside.
 
     Parameters
     ----------
-    x : array_like, any shape
-        Points.
+    x : float
+        Point in (0, 1).
+    params : ndarray of float64, shape (3,)
+        ``(a, b, -log B(a, b))``, see :func:`beta_density`.
+
+    Returns
+    -------
+    float
+        ``log Beta(x | a, b)``.
+    """
+    return (params[0] - 1.0) * math.log(x) + (params[1] - 1.0) * math.log1p(-x) + params[2]
+
+
+def beta_density(a: float, b: float) -> mh.Target:
+    """Describe ``Beta(a, b)`` for the MH steps and kernels: :func:`beta_logdensity` on (0, 1).
+
+    Parameters
+    ----------
+    a, b : float
+        Shape parameters (> 0).
+
+    Returns
+    -------
+    handrolled.mh.Target
+        Support ``(0, 1)``, open: the density is 0 (or infinite) at the ends.
+    """
+    return mh.Target(beta_logdensity, np.array([a, b, -float(betaln(a, b))]), 0.0, 1.0)
+
+
+def target(data: Mapping) -> mh.Target:
+    """Return the target ``pi = Beta(a, b)``.
+
+    Parameters
+    ----------
     data : mapping
         Validated data (``a``, ``b``).
 
     Returns
     -------
-    ndarray, shape of ``x``
-        ``log Beta(x | a, b)``, normalised, ``-inf`` where ``x <= 0`` or ``x >= 1``.
+    handrolled.mh.Target
     """
-    return _beta_logpdf(x, data["a"], data["b"])
-
-
-def _beta_logpdf(x, a: float, b: float) -> np.ndarray:
-    x = np.asarray(x, dtype=float)
-    inside = (x > 0.0) & (x < 1.0)
-    safe = np.where(inside, x, 0.5)
-    value = (a - 1.0) * np.log(safe) + (b - 1.0) * np.log1p(-safe) - betaln(a, b)
-    return np.where(inside, value, -np.inf)
-
-
-@njit(mh.LOGDENSITY_SIGNATURE, cache=True)
-def logdensity_nb(x, params):
-    """Log density of Beta(a, b) at one point, for the numba kernels.
-
-    Parameters
-    ----------
-    x : float
-        Point.
-    params : ndarray of float64, shape (3,)
-        ``(a, b, -log B(a, b))``, see :func:`kernel_params`.
-
-    Returns
-    -------
-    float
-        ``log Beta(x | a, b)``; ``-inf`` outside the open interval (0, 1)
-        (and NaN never reaches the accept test as a number).
-    """
-    if not (x > 0.0 and x < 1.0):
-        return -math.inf
-    return (params[0] - 1.0) * math.log(x) + (params[1] - 1.0) * math.log1p(-x) + params[2]
-
-
-def kernel_params(data: Mapping) -> np.ndarray:
-    """Pack validated data for :func:`logdensity_nb`.
-
-    Parameters
-    ----------
-    data : mapping
-        Validated data.
-
-    Returns
-    -------
-    ndarray of float64, shape (3,)
-        ``(a, b, -log B(a, b))``.
-    """
-    return np.array([data["a"], data["b"], -float(betaln(data["a"], data["b"]))])
+    return beta_density(data["a"], data["b"])
 
 
 def draw_start(rng: np.random.Generator, data: Mapping) -> float:
@@ -165,8 +164,7 @@ def sample(
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
     return mh.sample_random_walk(
-        logdensity_nb,
-        kernel_params(data),
+        target(data),
         lambda rng: draw_start(rng, data),
         data["proposal_sd"],
         draws=draws,
@@ -193,22 +191,19 @@ def proposal_params(data: Mapping) -> tuple[float, float]:
     return min(data["a"], 1.0), min(data["b"], 1.0)
 
 
-def proposal_logpdf(x, data: Mapping) -> np.ndarray:
-    """Log density of the independence proposal ``q``; ``-inf`` outside (0, 1).
+def proposal_density(data: Mapping) -> mh.Target:
+    """Return the independence proposal's density ``q = Beta(min(a, 1), min(b, 1))``.
 
     Parameters
     ----------
-    x : array_like, any shape
-        Points.
     data : mapping
         Validated data.
 
     Returns
     -------
-    ndarray, shape of ``x``
-        ``log q(x)``.
+    handrolled.mh.Target
     """
-    return _beta_logpdf(x, *proposal_params(data))
+    return beta_density(*proposal_params(data))
 
 
 def draw_proposals(rng: np.random.Generator, n: int, data: Mapping) -> np.ndarray:
@@ -258,10 +253,10 @@ def sample_independence(
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
     return mh.sample_independence(
-        lambda x: logdensity(x, data),
+        target(data),
+        proposal_density(data),
         lambda rng: draw_start(rng, data),
         lambda rng, n: draw_proposals(rng, n, data),
-        lambda x: proposal_logpdf(x, data),
         draws=draws,
         tune=tune,
         chains=chains,

@@ -20,6 +20,11 @@ sampler. Both are here, on the log scale:
   uniformly ergodic (seed 001 section 6.3 (1): the proposal's tails must be
   heavier than the target's).
 
+The target ``pi`` (:func:`target`) and the proposal ``q``
+(:func:`proposal_density`) are both :class:`handrolled.mh.Target` descriptions
+of one compiled log density, :func:`normal_logdensity`, which the teaching
+steps of :mod:`handrolled.mh` and the compiled chains share.
+
 The exact answer is known: ``x ~ Normal(mu, sigma)``.
 """
 
@@ -41,35 +46,20 @@ INDEPENDENCE_WIDTH = 2.0
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
-def logdensity(x, data: Mapping) -> np.ndarray:
-    """Log density of the target Normal(mu, sigma), vectorised.
-
-    Parameters
-    ----------
-    x : array_like, any shape
-        Points.
-    data : mapping
-        Validated data (``mu``, ``sigma``).
-
-    Returns
-    -------
-    ndarray, shape of ``x``
-        ``log N(x | mu, sigma)``, normalised.
-    """
-    z = (np.asarray(x, dtype=float) - data["mu"]) / data["sigma"]
-    return -0.5 * z * z - math.log(data["sigma"]) - _LOG_SQRT_2PI
-
-
 @njit(mh.LOGDENSITY_SIGNATURE, cache=True)
-def logdensity_nb(x, params):
-    """Log density of Normal(mu, sigma) at one point, for the numba kernels.
+def normal_logdensity(x, params):
+    r"""Log density of a normal distribution at one point (seed 003's ``norm.pdf``, logged).
+
+    .. math::
+
+        \log f(x) = -\frac{(x - \mu)^2}{2\sigma^2} - \log(\sqrt{2\pi}\,\sigma)
 
     Parameters
     ----------
     x : float
         Point.
     params : ndarray of float64, shape (3,)
-        ``(mu, sigma, log normalising constant)``, see :func:`kernel_params`.
+        ``(mu, sigma, -log(sqrt(2 pi) sigma))``, see :func:`normal_density`.
 
     Returns
     -------
@@ -80,21 +70,50 @@ def logdensity_nb(x, params):
     return -0.5 * z * z + params[2]
 
 
-def kernel_params(data: Mapping) -> np.ndarray:
-    """Pack validated data for :func:`logdensity_nb`.
+def normal_density(mu: float, sigma: float) -> mh.Target:
+    """Describe ``N(mu, sigma)`` for the MH steps and kernels: :func:`normal_logdensity` on R.
+
+    Parameters
+    ----------
+    mu, sigma : float
+        Mean and standard deviation (> 0).
+
+    Returns
+    -------
+    handrolled.mh.Target
+        Support ``(-inf, inf)``.
+    """
+    return mh.Target(normal_logdensity, np.array([mu, sigma, -math.log(sigma) - _LOG_SQRT_2PI]))
+
+
+def target(data: Mapping) -> mh.Target:
+    """Return the target ``pi = N(mu, sigma)``.
 
     Parameters
     ----------
     data : mapping
-        Validated data.
+        Validated data (``mu``, ``sigma``).
 
     Returns
     -------
-    ndarray of float64, shape (3,)
-        ``(mu, sigma, -log(sigma) - log(sqrt(2 pi)))``.
+    handrolled.mh.Target
     """
-    sigma = data["sigma"]
-    return np.array([data["mu"], sigma, -math.log(sigma) - _LOG_SQRT_2PI])
+    return normal_density(data["mu"], data["sigma"])
+
+
+def proposal_density(data: Mapping) -> mh.Target:
+    """Return the independence proposal's density ``q = N(mu, 2 sigma)``, wider than the target.
+
+    Parameters
+    ----------
+    data : mapping
+        Validated data (``mu``, ``sigma``).
+
+    Returns
+    -------
+    handrolled.mh.Target
+    """
+    return normal_density(data["mu"], INDEPENDENCE_WIDTH * data["sigma"])
 
 
 def draw_start(rng: np.random.Generator, data: Mapping) -> float:
@@ -147,8 +166,7 @@ def sample(
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
     return mh.sample_random_walk(
-        logdensity_nb,
-        kernel_params(data),
+        target(data),
         lambda rng: draw_start(rng, data),
         data["proposal_sd"],
         draws=draws,
@@ -157,26 +175,6 @@ def sample(
         random_seed=random_seed,
         adapt=adapt,
     )
-
-
-def proposal_logpdf(x, data: Mapping) -> np.ndarray:
-    """Log density of the independence proposal ``q = N(mu, 2 sigma)``.
-
-    Parameters
-    ----------
-    x : array_like, any shape
-        Points.
-    data : mapping
-        Validated data.
-
-    Returns
-    -------
-    ndarray, shape of ``x``
-        ``log q(x)``.
-    """
-    scale = INDEPENDENCE_WIDTH * data["sigma"]
-    z = (np.asarray(x, dtype=float) - data["mu"]) / scale
-    return -0.5 * z * z - math.log(scale) - _LOG_SQRT_2PI
 
 
 def draw_proposals(rng: np.random.Generator, n: int, data: Mapping) -> np.ndarray:
@@ -225,10 +223,10 @@ def sample_independence(
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
     return mh.sample_independence(
-        lambda x: logdensity(x, data),
+        target(data),
+        proposal_density(data),
         lambda rng: draw_start(rng, data),
         lambda rng, n: draw_proposals(rng, n, data),
-        lambda x: proposal_logpdf(x, data),
         draws=draws,
         tune=tune,
         chains=chains,

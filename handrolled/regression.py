@@ -8,12 +8,19 @@ The first example of the seed ``000_c903dc61037307e8.txt``::
 with ``m0 = m1 = 1e6`` (prior *variances*, BUGS precision ``1e-6``) and
 ``epsilon = 1e-3``. Every full conditional is a standard distribution:
 
-- ``beta0 | beta1, sigma2`` and ``beta1 | beta0, sigma2`` are normal
-  (:func:`sample_beta0_given_rest`, :func:`sample_beta1_given_rest`);
-- ``1 / sigma2 | beta0, beta1 ~ Gamma(epsilon + N/2, rate = epsilon + SSE/2)``
-  (:func:`sample_precision_given_rest`);
-- ``(beta0, beta1) | sigma2`` is bivariate normal
-  (:func:`sample_beta_given_sigma2`, used by the blocked sampler).
+- ``beta0 | y, beta1, sigma2`` and ``beta1 | y, beta0, sigma2`` are normal
+  (:func:`beta0_given_rest`, :func:`beta1_given_rest`);
+- ``1 / sigma2 | y, beta0, beta1 ~ Gamma(epsilon + N/2, rate = epsilon + SSE/2)``
+  (:func:`precision_given_rest`);
+- ``(beta0, beta1) | y, sigma2`` is bivariate normal (:func:`beta_given_sigma2`,
+  used by the blocked sampler).
+
+Each ``<var>_given_<rest>`` returns the parameters of its conditional (the
+formula); ``sample_<var>_given_<rest>`` draws from it given pre-drawn standard
+normals or gammas. :func:`gibbs_sweep` and :func:`blocked_sweep` chain them in
+plain Python as the seed's loop does; :func:`gibbs_kernel` and
+:func:`blocked_kernel` run many sweeps compiled, and are tested against the
+plain sweeps bit for bit.
 
 Everything depends on the data only through six sufficient statistics
 (:func:`sufficient_statistics`), so one Gibbs sweep costs O(1) whatever N is.
@@ -113,11 +120,18 @@ def sse(beta0: float, beta1: float, stats: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def beta0_conditional(beta1: float, sigma2: float, stats: np.ndarray, m0: float):
-    """Return mean and sd of ``beta0 | beta1, sigma2, data``.
+def beta0_given_rest(beta1: float, sigma2: float, stats: np.ndarray, m0: float):
+    r"""Return mean and sd of ``p(beta0 | y, beta1, sigma2)``, a normal.
 
-    Precision ``N / sigma2 + 1 / m0``, mean ``sum(w - beta1 h) / sigma2 / precision``.
-    As ``m0 -> inf`` this is the seed's ``N(mean(w - beta1 h), sigma2 / N)``.
+    .. math::
+
+        \beta_0 \mid y, \beta_1, \sigma^2 \sim N\Big(
+            \frac{\sum_i (y_i - x_i\beta_1) / \sigma^2}{N/\sigma^2 + 1/m_0},\;
+            \frac{1}{N/\sigma^2 + 1/m_0}\Big)
+        \;\xrightarrow{m_0 \to \infty}\;
+        N\Big(\frac{1}{N}\sum_i (y_i - x_i\beta_1),\; \frac{\sigma^2}{N}\Big),
+
+    the seed's formula being the limit.
 
     Parameters
     ----------
@@ -140,12 +154,20 @@ def beta0_conditional(beta1: float, sigma2: float, stats: np.ndarray, m0: float)
 
 
 @njit(cache=True)
-def beta1_conditional(beta0: float, sigma2: float, stats: np.ndarray, m1: float):
-    """Return mean and sd of ``beta1 | beta0, sigma2, data``.
+def beta1_given_rest(beta0: float, sigma2: float, stats: np.ndarray, m1: float):
+    r"""Return mean and sd of ``p(beta1 | y, beta0, sigma2)``, a normal.
 
-    Precision ``sum(h**2) / sigma2 + 1 / m1``, mean
-    ``(sum(h w) - beta0 sum(h)) / sigma2 / precision``. As ``m1 -> inf`` this is
-    the seed's ``N((sum(h w) - beta0 sum(h)) / sum(h**2), sigma2 / sum(h**2))``.
+    .. math::
+
+        \beta_1 \mid y, \beta_0, \sigma^2 \sim N\Big(
+            \frac{(\sum_i x_i y_i - \beta_0 \sum_i x_i) / \sigma^2}
+                 {\sum_i x_i^2/\sigma^2 + 1/m_1},\;
+            \frac{1}{\sum_i x_i^2/\sigma^2 + 1/m_1}\Big)
+        \;\xrightarrow{m_1 \to \infty}\;
+        N\Big(\frac{\sum_i x_i y_i - \beta_0 \sum_i x_i}{\sum_i x_i^2},\;
+              \frac{\sigma^2}{\sum_i x_i^2}\Big),
+
+    the seed's formula being the limit (the seed writes ``m0 -> inf``; it is ``m1``).
 
     Parameters
     ----------
@@ -171,10 +193,15 @@ def beta1_conditional(beta0: float, sigma2: float, stats: np.ndarray, m1: float)
 
 
 @njit(cache=True)
-def precision_conditional(beta0: float, beta1: float, stats: np.ndarray, epsilon: float):
-    """Return shape and *rate* of ``1 / sigma2 | beta0, beta1, data``, a Gamma.
+def precision_given_rest(beta0: float, beta1: float, stats: np.ndarray, epsilon: float):
+    r"""Return shape and *rate* of ``p(1 / sigma2 | y, beta0, beta1)``, a Gamma.
 
-    ``shape = epsilon + N / 2`` and ``rate = epsilon + SSE / 2``, as in the seed.
+    .. math::
+
+        1/\sigma^2 \mid y, \beta_0, \beta_1 \sim \Gamma(a, b), \qquad
+        a = \epsilon + \frac{N}{2}, \quad b = \epsilon + \frac{1}{2}\sum_i e_i^2,
+
+    as in the seed, with :math:`\sum_i e_i^2` from :func:`sse`.
 
     Parameters
     ----------
@@ -188,18 +215,24 @@ def precision_conditional(beta0: float, beta1: float, stats: np.ndarray, epsilon
     Returns
     -------
     tuple of float
-        ``(shape, rate)``. NumPy's ``gamma`` takes a *scale*: pass ``1 / rate``.
+        ``(a, b)``: shape and rate. NumPy's ``gamma`` takes a *scale*, ``1 / b``.
     """
     return epsilon + 0.5 * stats[_N], epsilon + 0.5 * sse(beta0, beta1, stats)
 
 
 @njit(cache=True)
-def beta_conditional(sigma2: float, stats: np.ndarray, m0: float, m1: float):
-    """Return the bivariate normal ``(beta0, beta1) | sigma2, data`` as mean and Cholesky factor.
+def beta_given_sigma2(sigma2: float, stats: np.ndarray, m0: float, m1: float):
+    r"""Return ``p(beta0, beta1 | y, sigma2)``, a bivariate normal, as mean and Cholesky factor.
 
-    Precision ``Lambda = X'X / sigma2 + diag(1/m0, 1/m1)`` with ``X = [1, h]``,
-    mean ``Lambda^{-1} X'w / sigma2``. The determinant and the mean are written
-    with centred sums, so nothing cancels when heights are far from zero.
+    .. math::
+
+        (\beta_0, \beta_1) \mid y, \sigma^2 \sim N(\Lambda^{-1} X^\top y / \sigma^2,\;
+        \Lambda^{-1}), \qquad
+        \Lambda = X^\top X / \sigma^2 + \mathrm{diag}(1/m_0, 1/m_1),
+
+    with ``X = [1, h]``. The determinant and the mean are written with centred
+    sums, so nothing cancels when heights are far from zero. (The seed has no
+    blocked step; this is the remedy for its slow one-at-a-time scan.)
 
     Parameters
     ----------
@@ -214,8 +247,7 @@ def beta_conditional(sigma2: float, stats: np.ndarray, m0: float, m1: float):
     -------
     tuple of float
         ``(mean0, mean1, l11, l21, l22)``: the mean and the lower Cholesky
-        factor ``L`` of the *precision*, ``Lambda = L L'``. A draw is
-        ``mean + L'^{-1} z`` with ``z ~ N(0, I)``.
+        factor ``L`` of the *precision*, ``Lambda = L L'``.
     """
     n, xbar, ybar = stats[_N], stats[_XBAR], stats[_YBAR]
     sxx, sxy = stats[_SXX], stats[_SXY]
@@ -233,13 +265,11 @@ def beta_conditional(sigma2: float, stats: np.ndarray, m0: float, m1: float):
     return num0 / det, num1 / det, l11, b / l11, math.sqrt(det / a)
 
 
+@njit(cache=True)
 def sample_beta0_given_rest(
-    beta1: float, sigma2: float, stats: np.ndarray, m0: float, rng: np.random.Generator
+    beta1: float, sigma2: float, stats: np.ndarray, m0: float, z: float
 ) -> float:
-    """Draw ``beta0 ~ p(beta0 | beta1, sigma2, data)`` (see :func:`beta0_conditional`).
-
-    The exact conditional with the finite prior variance ``m0``; the seed shows
-    its ``m0 -> inf`` limit ``N(mean(w - beta1 h), sigma2 / N)``.
+    """Draw ``beta0 ~ p(beta0 | y, beta1, sigma2)`` (:func:`beta0_given_rest`) as ``mean + sd * z``.
 
     Parameters
     ----------
@@ -249,24 +279,22 @@ def sample_beta0_given_rest(
         Shape (6,), from :func:`sufficient_statistics`.
     m0 : float
         Prior variance of ``beta0``.
-    rng : numpy.random.Generator
-        Uses one ``standard_normal()``.
+    z : float
+        A standard normal draw.
 
     Returns
     -------
     float
     """
-    mean, sd = beta0_conditional(beta1, sigma2, stats, m0)
-    return mean + sd * rng.standard_normal()
+    mean, sd = beta0_given_rest(beta1, sigma2, stats, m0)
+    return mean + sd * z
 
 
+@njit(cache=True)
 def sample_beta1_given_rest(
-    beta0: float, sigma2: float, stats: np.ndarray, m1: float, rng: np.random.Generator
+    beta0: float, sigma2: float, stats: np.ndarray, m1: float, z: float
 ) -> float:
-    """Draw ``beta1 ~ p(beta1 | beta0, sigma2, data)`` (see :func:`beta1_conditional`).
-
-    The exact conditional with the finite prior variance ``m1``; the seed shows
-    its ``m1 -> inf`` limit ``N((sum(h w) - beta0 sum(h)) / sum(h**2), sigma2 / sum(h**2))``.
+    """Draw ``beta1 ~ p(beta1 | y, beta0, sigma2)`` (:func:`beta1_given_rest`) as ``mean + sd * z``.
 
     Parameters
     ----------
@@ -276,21 +304,22 @@ def sample_beta1_given_rest(
         Shape (6,), from :func:`sufficient_statistics`.
     m1 : float
         Prior variance of ``beta1``.
-    rng : numpy.random.Generator
-        Uses one ``standard_normal()``.
+    z : float
+        A standard normal draw.
 
     Returns
     -------
     float
     """
-    mean, sd = beta1_conditional(beta0, sigma2, stats, m1)
-    return mean + sd * rng.standard_normal()
+    mean, sd = beta1_given_rest(beta0, sigma2, stats, m1)
+    return mean + sd * z
 
 
+@njit(cache=True)
 def sample_precision_given_rest(
-    beta0: float, beta1: float, stats: np.ndarray, epsilon: float, rng: np.random.Generator
+    beta0: float, beta1: float, stats: np.ndarray, epsilon: float, g: float
 ) -> float:
-    """Draw ``1 / sigma2 ~ Gamma(epsilon + N/2, rate = epsilon + SSE/2)``.
+    """Draw ``1 / sigma2 ~ Gamma(a, rate=b)`` (:func:`precision_given_rest`) as ``g * (1 / b)``.
 
     Parameters
     ----------
@@ -300,24 +329,27 @@ def sample_precision_given_rest(
         Shape (6,), from :func:`sufficient_statistics`.
     epsilon : float
         Shape and scale of the inverse-gamma prior of ``sigma2``.
-    rng : numpy.random.Generator
-        Uses one ``gamma(shape, scale)``; the scale is ``1 / rate``.
+    g : float
+        A standard gamma draw with shape ``a = epsilon + N/2`` (``a`` does not
+        change from sweep to sweep, so ``g`` can be drawn beforehand); times
+        the scale ``1 / b`` it is NumPy's ``rng.gamma(a, 1 / b)``.
 
     Returns
     -------
     float
         The precision ``1 / sigma2``.
     """
-    shape, rate = precision_conditional(beta0, beta1, stats, epsilon)
-    return rng.gamma(shape, 1.0 / rate)
+    _, rate = precision_given_rest(beta0, beta1, stats, epsilon)
+    return g * (1.0 / rate)
 
 
+@njit(cache=True)
 def sample_beta_given_sigma2(
-    sigma2: float, stats: np.ndarray, m0: float, m1: float, rng: np.random.Generator
-) -> tuple[float, float]:
-    """Draw ``(beta0, beta1)`` jointly from their bivariate normal given ``sigma2``.
+    sigma2: float, stats: np.ndarray, m0: float, m1: float, z0: float, z1: float
+):
+    """Draw ``(beta0, beta1) ~ p(beta0, beta1 | y, sigma2)`` (:func:`beta_given_sigma2`).
 
-    See :func:`beta_conditional` for the mean and the precision's Cholesky factor.
+    The draw is ``mean + L'^{-1} (z0, z1)``, ``L`` the Cholesky factor of the precision.
 
     Parameters
     ----------
@@ -327,40 +359,81 @@ def sample_beta_given_sigma2(
         Shape (6,), from :func:`sufficient_statistics`.
     m0, m1 : float
         Prior variances of ``beta0`` and ``beta1``.
-    rng : numpy.random.Generator
-        Uses two ``standard_normal()`` calls (first for ``z0``, then ``z1``).
+    z0, z1 : float
+        Two standard normal draws.
 
     Returns
     -------
     tuple of float
         ``(beta0, beta1)``.
     """
-    z0 = rng.standard_normal()
-    z1 = rng.standard_normal()
-    return _beta_from_normals(sigma2, stats, m0, m1, z0, z1)
-
-
-@njit(cache=True)
-def _beta_from_normals(sigma2, stats, m0, m1, z0, z1):
-    mean0, mean1, l11, l21, l22 = beta_conditional(sigma2, stats, m0, m1)
+    mean0, mean1, l11, l21, l22 = beta_given_sigma2(sigma2, stats, m0, m1)
     v1 = z1 / l22  # solve L' v = z, L' upper triangular
     v0 = (z0 - l21 * v1) / l11
     return mean0 + v0, mean1 + v1
 
 
-# ------------------------------------------------------------------ kernels
+# ------------------------------------------------------------------- sweeps
+
+
+def gibbs_sweep(state, stats, m0, m1, epsilon, z, g):
+    """One sweep of the seed's Gibbs sampler (plain Python): beta0, beta1, then sigma2.
+
+    Parameters
+    ----------
+    state : tuple of float
+        Current ``(beta0, beta1, sigma2)``.
+    stats : numpy.ndarray
+        Shape (6,), from :func:`sufficient_statistics`.
+    m0, m1, epsilon : float
+        Priors.
+    z : numpy.ndarray
+        Shape (2,): standard normal draws for ``beta0`` and ``beta1``.
+    g : float
+        Standard gamma draw with shape ``epsilon + N/2``, for ``1 / sigma2``.
+
+    Returns
+    -------
+    tuple of float
+        The new ``(beta0, beta1, sigma2)``.
+    """
+    beta0, beta1, sigma2 = state
+    beta0 = sample_beta0_given_rest(beta1, sigma2, stats, m0, z[0])
+    beta1 = sample_beta1_given_rest(beta0, sigma2, stats, m1, z[1])
+    sigma2 = 1.0 / sample_precision_given_rest(beta0, beta1, stats, epsilon, g)
+    return beta0, beta1, sigma2
+
+
+def blocked_sweep(state, stats, m0, m1, epsilon, z, g):
+    """One sweep of blocked Gibbs (plain Python): ``(beta0, beta1) | sigma2``, then sigma2.
+
+    Parameters
+    ----------
+    state : tuple of float
+        Current ``(beta0, beta1, sigma2)``.
+    stats : numpy.ndarray
+        Shape (6,), from :func:`sufficient_statistics`.
+    m0, m1, epsilon : float
+        Priors.
+    z : numpy.ndarray
+        Shape (2,): standard normal draws for ``(beta0, beta1)``.
+    g : float
+        Standard gamma draw with shape ``epsilon + N/2``, for ``1 / sigma2``.
+
+    Returns
+    -------
+    tuple of float
+        The new ``(beta0, beta1, sigma2)``.
+    """
+    _, _, sigma2 = state
+    beta0, beta1 = sample_beta_given_sigma2(sigma2, stats, m0, m1, z[0], z[1])
+    sigma2 = 1.0 / sample_precision_given_rest(beta0, beta1, stats, epsilon, g)
+    return beta0, beta1, sigma2
 
 
 @njit(cache=True)
 def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
-    """Run one-at-a-time Gibbs sweeps with pre-drawn random numbers.
-
-    Sweep ``t`` updates ``beta0`` (with ``normals[t, 0]``), then ``beta1``
-    (``normals[t, 1]``), then ``sigma2 = 1 / tau`` with
-    ``tau = gammas[t] * (1 / rate)``, ``gammas[t] ~ Gamma(epsilon + N/2, 1)``.
-    Bit for bit the same as calling :func:`sample_beta0_given_rest`,
-    :func:`sample_beta1_given_rest` and :func:`sample_precision_given_rest` in
-    turn with a generator that returns those numbers.
+    """Run :func:`gibbs_sweep` ``T`` times (compiled), the same bit for bit.
 
     Parameters
     ----------
@@ -371,7 +444,7 @@ def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
     state : numpy.ndarray
         Shape (3,): ``beta0, beta1, sigma2``; updated in place.
     normals : numpy.ndarray
-        Shape (T, 2), standard normal draws.
+        Shape (T, 2), standard normal draws, row ``t`` for sweep ``t``.
     gammas : numpy.ndarray
         Shape (T,), standard gamma draws with shape ``epsilon + N/2``.
     thin : int
@@ -381,12 +454,9 @@ def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
     """
     beta0, beta1, sigma2 = state[0], state[1], state[2]
     for t in range(normals.shape[0]):
-        mean, sd = beta0_conditional(beta1, sigma2, stats, m0)
-        beta0 = mean + sd * normals[t, 0]
-        mean, sd = beta1_conditional(beta0, sigma2, stats, m1)
-        beta1 = mean + sd * normals[t, 1]
-        _, rate = precision_conditional(beta0, beta1, stats, epsilon)
-        sigma2 = 1.0 / (gammas[t] * (1.0 / rate))
+        beta0 = sample_beta0_given_rest(beta1, sigma2, stats, m0, normals[t, 0])
+        beta1 = sample_beta1_given_rest(beta0, sigma2, stats, m1, normals[t, 1])
+        sigma2 = 1.0 / sample_precision_given_rest(beta0, beta1, stats, epsilon, gammas[t])
         if (t + 1) % thin == 0:
             k = t // thin
             out[k, 0] = beta0
@@ -397,33 +467,14 @@ def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
 
 @njit(cache=True)
 def blocked_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
-    """Run blocked Gibbs sweeps with pre-drawn random numbers.
+    """Run :func:`blocked_sweep` ``T`` times (compiled), the same bit for bit.
 
-    Sweep ``t`` draws ``(beta0, beta1) | sigma2`` from ``normals[t]`` (see
-    :func:`sample_beta_given_sigma2`), then ``sigma2`` as in :func:`gibbs_kernel`.
-
-    Parameters
-    ----------
-    stats : numpy.ndarray
-        Shape (6,), from :func:`sufficient_statistics`.
-    m0, m1, epsilon : float
-        Priors.
-    state : numpy.ndarray
-        Shape (3,): ``beta0, beta1, sigma2``; updated in place.
-    normals : numpy.ndarray
-        Shape (T, 2), standard normal draws.
-    gammas : numpy.ndarray
-        Shape (T,), standard gamma draws with shape ``epsilon + N/2``.
-    thin : int
-        Sweeps per stored state; ``T`` must be a multiple of it.
-    out : numpy.ndarray
-        Shape (T // thin, 3).
+    Same arguments as :func:`gibbs_kernel`.
     """
     beta0, beta1, sigma2 = state[0], state[1], state[2]
     for t in range(normals.shape[0]):
-        beta0, beta1 = _beta_from_normals(sigma2, stats, m0, m1, normals[t, 0], normals[t, 1])
-        _, rate = precision_conditional(beta0, beta1, stats, epsilon)
-        sigma2 = 1.0 / (gammas[t] * (1.0 / rate))
+        beta0, beta1 = sample_beta_given_sigma2(sigma2, stats, m0, m1, normals[t, 0], normals[t, 1])
+        sigma2 = 1.0 / sample_precision_given_rest(beta0, beta1, stats, epsilon, gammas[t])
         if (t + 1) % thin == 0:
             k = t // thin
             out[k, 0] = beta0
@@ -626,6 +677,3 @@ def sample_blocked(
     """
     _check_settings(draws, tune, chains, random_seed, thin)
     return _run(blocked_kernel, data, draws, tune, chains, random_seed, thin)
-
-
-# ---------------------------------------------------------- exact posterior

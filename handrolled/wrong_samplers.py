@@ -17,6 +17,7 @@ from handrolled import mh as mh_
 from handrolled import mh_beta as mb_
 from handrolled import mh_normal as mn_
 from handrolled.bivariate_normal import validate_data
+from handrolled.regression import beta1_given_rest, precision_given_rest, sample_beta0_given_rest
 
 
 def bivariate_gibbs_without_shrinkage(data, *, draws, tune, chains, random_seed):
@@ -53,8 +54,9 @@ def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
     for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
         _, _, sigma2 = reg.initial_point(stats, rng)
         for t in range(tune + draws):
-            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, stats, d["m0"], d["m1"], rng)
-            shape, rate = reg.precision_conditional(beta0, beta1, stats, d["epsilon"])
+            z0, z1 = rng.standard_normal(), rng.standard_normal()
+            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, stats, d["m0"], d["m1"], z0, z1)
+            shape, rate = reg.precision_given_rest(beta0, beta1, stats, d["epsilon"])
             sigma2 = 1.0 / rng.gamma(shape, rate)  # the bug: should be scale=1 / rate
             if t >= tune:
                 out[c, t - tune] = beta0, beta1, sigma2
@@ -81,6 +83,16 @@ def bayes_net_gibbs_ignoring_children(data, *, draws, tune, chains, random_seed)
     return out
 
 
+@njit(mh_.LOGDENSITY_SIGNATURE)
+def flat_logdensity(x, params):
+    """WRONG as a proposal density: log q(x) = 0, as if q(x) / q(x') were 1."""
+    return 0.0
+
+
+FLAT = mh_.Target(flat_logdensity, np.zeros(0))
+"""A proposal density that drops the Hastings correction of an independence sampler."""
+
+
 def mh_normal_independence_without_hastings(data, *, draws, tune, chains, random_seed):
     """WRONG: the independence sampler of seed 001 section 6.3 with q(x) / q(x') dropped.
 
@@ -89,10 +101,10 @@ def mh_normal_independence_without_hastings(data, *, draws, tune, chains, random
     """
     d = mn_.validate_data(data)
     return mh_.sample_independence(
-        lambda x: mn_.logdensity(x, d),
+        mn_.target(d),
+        FLAT,  # no Hastings correction
         lambda rng: mn_.draw_start(rng, d),
         lambda rng, n: mn_.draw_proposals(rng, n, d),
-        lambda x: np.zeros_like(np.asarray(x, dtype=float)),  # no Hastings correction
         draws=draws,
         tune=tune,
         chains=chains,
@@ -107,10 +119,10 @@ def mh_beta_independence_without_hastings(data, *, draws, tune, chains, random_s
     """
     d = mb_.validate_data(data)
     return mh_.sample_independence(
-        lambda x: mb_.logdensity(x, d),
+        mb_.target(d),
+        FLAT,  # no Hastings correction
         lambda rng: mb_.draw_start(rng, d),
         lambda rng, n: mb_.draw_proposals(rng, n, d),
-        lambda x: np.zeros_like(np.asarray(x, dtype=float)),  # no Hastings correction
         draws=draws,
         tune=tune,
         chains=chains,
@@ -129,11 +141,10 @@ def beta_logdensity_clipped(x, params):
 
 
 def mh_beta_random_walk_accepting_out_of_support(data, *, draws, tune, chains, random_seed):
-    """WRONG: the random walk with :func:`beta_logdensity_clipped` as its target."""
+    """WRONG: the random walk on :func:`beta_logdensity_clipped`, with no support declared."""
     d = mb_.validate_data(data)
     return mh_.sample_random_walk(
-        beta_logdensity_clipped,
-        mb_.kernel_params(d),
+        mh_.Target(beta_logdensity_clipped, mb_.target(d).params),  # the bug: support (-inf, inf)
         lambda rng: mb_.draw_start(rng, d),
         d["proposal_sd"],
         draws=draws,
@@ -162,8 +173,9 @@ def regression_blocked_sse_not_halved(data, *, draws, tune, chains, random_seed)
     for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
         _, _, sigma2 = reg.initial_point(stats, rng)
         for t in range(tune + draws):
-            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, stats, d["m0"], d["m1"], rng)
-            shape, rate = reg.precision_conditional(beta0, beta1, stats, d["epsilon"])
+            z0, z1 = rng.standard_normal(), rng.standard_normal()
+            beta0, beta1 = reg.sample_beta_given_sigma2(sigma2, stats, d["m0"], d["m1"], z0, z1)
+            shape, rate = reg.precision_given_rest(beta0, beta1, stats, d["epsilon"])
             rate = d["epsilon"] + 2.0 * (rate - d["epsilon"])  # the bug: SSE, not SSE / 2
             sigma2 = 1.0 / rng.gamma(shape, 1.0 / rate)
             if t >= tune:
@@ -171,23 +183,15 @@ def regression_blocked_sse_not_halved(data, *, draws, tune, chains, random_seed)
     return {"beta0": out[..., 0], "beta1": out[..., 1], "sigma2": out[..., 2]}
 
 
-from handrolled.regression import (  # noqa: E402  (appended section)
-    beta0_conditional,
-    beta1_conditional,
-    precision_conditional,
-)
-
-
 @njit
 def _gibbs_variance_as_sd(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
     """One-at-a-time regression Gibbs whose beta1 draw is scaled by the variance, not the sd."""
     beta0, beta1, sigma2 = state[0], state[1], state[2]
     for t in range(normals.shape[0]):
-        mean, sd = beta0_conditional(beta1, sigma2, stats, m0)
-        beta0 = mean + sd * normals[t, 0]
-        mean, sd = beta1_conditional(beta0, sigma2, stats, m1)
+        beta0 = sample_beta0_given_rest(beta1, sigma2, stats, m0, normals[t, 0])
+        mean, sd = beta1_given_rest(beta0, sigma2, stats, m1)
         beta1 = mean + sd * sd * normals[t, 1]  # the bug: variance used as the scale
-        _, rate = precision_conditional(beta0, beta1, stats, epsilon)
+        _, rate = precision_given_rest(beta0, beta1, stats, epsilon)
         sigma2 = 1.0 / (gammas[t] / rate)
         if (t + 1) % thin == 0:
             k = t // thin

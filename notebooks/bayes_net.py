@@ -71,7 +71,7 @@ data = default_data()
 for node, table in data["cpts"].items():
     print(f"P({node}=1 | {', '.join(bn.PARENTS[node]) or '-'}):", np.asarray(table).tolist())
 print("evidence:", data["evidence"])
-show(bn.joint_probability)
+show(bn.node_given_parents, bn.joint_probability)
 
 # %% [markdown]
 # ## 2. Forward sampling and rejection sampling
@@ -114,26 +114,28 @@ display(
 # $$ P(B \mid A, C, D) \propto P(B)\,P(C \mid A, B)\,P(D \mid B) $$
 
 # %%
-show(bn.prob_b_given_blanket)
+show(bn.b_given_blanket)
 
 # %% [markdown]
 # $$ P(C \mid A, B, E) \propto P(C \mid A, B)\,P(E \mid C) $$
 
 # %%
-show(bn.prob_c_given_blanket)
+show(bn.c_given_blanket)
 
 # %% [markdown]
 # $$ P(D \mid B, \ldots) = P(D \mid B) \quad\text{(D has no children)} $$
 
 # %%
-show(bn.prob_d_given_blanket)
+show(bn.d_given_blanket)
 
 # %% [markdown]
-# A sweep updates the unobserved nodes in turn (all chains at once); the sampler
-# keeps the state after each sweep:
+# A draw from a blanket conditional is a Bernoulli draw by a uniform, as in
+# forward sampling. A sweep updates the unobserved nodes in turn, as the seed's
+# pseudo-code does (all chains at once); the sampler keeps the state after each
+# sweep:
 
 # %%
-show(bn.gibbs_sweep, bn.sample)
+show(bn.sample_node_given_blanket, bn.gibbs_sweep, bn.sample)
 
 # %% [markdown]
 # ## 4. The exact answer, by enumeration

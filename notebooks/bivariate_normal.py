@@ -118,15 +118,23 @@ show(gibbs.x1_given_x2)
 show(gibbs.x2_given_x1)
 
 # %% [markdown]
+# A draw from a conditional is its mean plus its sd times a standard normal.
 # The seed's algorithm: start somewhere, then repeat "draw $x_1$ from
 # $P(x_1 \mid x_2)$, draw $x_2$ from $P(x_2 \mid x_1)$" and keep the states after
 # the burn-in of $m$ sweeps. (The seed's numbered steps draw $x_2$ first, its code
-# draws $x_1$ first; either order leaves the target invariant.) One sweep per
-# iteration, numba-compiled, fed with pre-drawn standard normals so that each
-# chain has its own random stream:
+# draws $x_1$ first; either order leaves the target invariant.) One sweep, as the
+# body of the seed's loop:
 
 # %%
-show(gibbs.gibbs_chain, gibbs.sample)
+show(gibbs.sample_x1_given_x2, gibbs.gibbs_sweep)
+
+# %% [markdown]
+# The sampler runs the same sweeps numba-compiled, fed with pre-drawn standard
+# normals so that each chain has its own random stream; the tests check that the
+# compiled chain and `gibbs_sweep` give the same draws, bit for bit:
+
+# %%
+show(gibbs.gibbs_kernel, gibbs.sample)
 
 # %% [markdown]
 # A few draws straight from the hand-written sampler (every array is shaped

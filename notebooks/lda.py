@@ -119,16 +119,16 @@ draw_topics({"documents 0-9": counts[:10] / counts[:10].sum(axis=1, keepdims=Tru
 # cancel when the weights are normalised.)
 
 # %%
-show(lda.conditional_z_given_rest)
+show(lda.z_given_rest, lda.sample_z_given_rest)
 
 # %% [markdown]
 # The seed's sweep, line by line: remove the token from the counts, draw its new
-# topic from the conditional, add it back. Compiled with numba; the package also
-# has a plain-NumPy transcription, identical bit for bit, that the tests use to
-# check the compiled kernel:
+# topic from the conditional, add it back. The sampler runs the same sweep
+# compiled with numba (one token's step is `resample_token`); the tests check
+# that the two give the same topics, bit for bit:
 
 # %%
-show(_lda_kernels.resample_token, lda.sweep_numpy)
+show(lda.gibbs_sweep, _lda_kernels.resample_token)
 
 # %% [markdown]
 # ## 3. From topic assignments to $\theta$ and $\varphi$
@@ -146,7 +146,7 @@ show(_lda_kernels.resample_token, lda.sweep_numpy)
 # of $p(\theta, \varphi \mid \boldsymbol w)$ whose spread can be compared too:
 
 # %%
-show(lda.sample_phi_given_z, lda.sample_theta_given_z)
+show(lda.phi_given_z, lda.theta_given_z, lda.sample_phi_given_z)
 
 # %% [markdown]
 # ## 4. The PyMC twin

@@ -62,7 +62,7 @@ import pairdata.mh_beta
 import pairdata.mh_normal
 from comparisons.registry import get_pair
 from comparisons.run import resolve_settings, run_pair
-from handrolled import mh, mh_beta, mh_normal
+from handrolled import mh, mh_beta, mh_normal, wrong_samplers
 from models import mh_beta as mh_beta_model
 from models import mh_normal as mh_normal_model
 
@@ -94,9 +94,15 @@ def checks_summary(result):
 # proposal outside the support ($\log\pi = -\infty$) is never accepted:
 # $\log r = \log\pi(\theta') - \log\pi(\theta) + \log q(\theta \mid \theta')
 # - \log q(\theta' \mid \theta)$ and $a = \min(1, e^{\log r})$.
+#
+# A target is described once, as its log density (compiled with numba), its
+# parameters and its support; the teaching steps below and the compiled chains
+# the samplers run use the same description, the same log density and the same
+# acceptance function (the tests check that they give the same chains, bit for
+# bit):
 
 # %%
-show(mh.acceptance_probability, mh.step)
+show(mh.Target, mh.acceptance_probability, mh.step)
 
 # %% [markdown]
 # **Random walk** (seed 001 §6.2): $\theta' = \theta^{(t)} + \sigma Z$,
@@ -135,7 +141,8 @@ show(mh.update_log_scale)
 # %%
 normal_data = pairdata.mh_normal.default_data()
 print(normal_data)
-show(mh_normal.logdensity, mh_normal.proposal_logpdf)
+show(mh_normal.normal_logdensity, mh_normal.normal_density)
+show(mh_normal.target, mh_normal.proposal_density)
 
 # %% [markdown]
 # The seed's step $\sigma = 1$ is a fifth of the target's sd. Run it as the seed
@@ -199,11 +206,12 @@ for a in (2.31, 2.37):
 # %% [markdown]
 # The seed's program also starts its chain at $x = 0$, where this density is 0
 # (so its first ratio divides by zero), and evaluates $\pi$ at proposals outside
-# $(0, 1)$. Here the log density is $-\infty$ outside the open interval, such
-# proposals are always rejected, and chains start inside $(0, 1)$:
+# $(0, 1)$. Here the target declares its support, the open interval $(0, 1)$,
+# outside which its log density is $-\infty$: such proposals are always rejected,
+# and chains start inside $(0, 1)$:
 
 # %%
-show(mh_beta.logdensity, mh_beta.draw_start)
+show(mh_beta.beta_logdensity, mh_beta.beta_density, mh_beta.draw_start)
 
 # %% [markdown]
 # With $b < 1$ the density is infinite at 1. A random walk that gets very close
@@ -213,7 +221,7 @@ show(mh_beta.logdensity, mh_beta.draw_start)
 # as the target's at both ends:
 
 # %%
-show(mh_beta.proposal_params, mh_beta.sample_independence)
+show(mh_beta.proposal_params, mh_beta.proposal_density, mh_beta.sample_independence)
 
 # %%
 show(mh_beta_model.build_model)
@@ -242,7 +250,7 @@ plt.show()
 # ## 4. The harness catches a forgotten Hastings correction
 #
 # Drop the correction $q(\theta^{(t)})/q(\theta')$ from the independence sampler
-# (pass $\log q \equiv 0$ to the same package function). Its chain then converges
+# (pass a flat $q$, $\log q \equiv 0$, to the same package function). Its chain then converges
 # to $\pi(x)\,q(x)$ normalised, here
 # Beta$(a + \min(a,1) - 1,\ b + \min(b,1) - 1)$ = Beta(2.31, 0.254), not to the
 # target. Any function with the sampler contract's signature can be handed to
@@ -257,10 +265,10 @@ def independence_without_correction(data, *, draws, tune, chains, random_seed):
     """The independence sampler with its Hastings correction forgotten (a bug)."""
     d = mh_beta.validate_data(data)
     return mh.sample_independence(
-        lambda x: mh_beta.logdensity(x, d),
+        mh_beta.target(d),
+        wrong_samplers.FLAT,  # the bug: log q(x) treated as constant
         lambda rng: mh_beta.draw_start(rng, d),
         lambda rng, n: mh_beta.draw_proposals(rng, n, d),
-        lambda x: np.zeros(np.shape(x)),  # the bug: log q(x) treated as constant
         draws=draws,
         tune=tune,
         chains=chains,

@@ -93,7 +93,7 @@ show(reg.sufficient_statistics, reg.sse)
 # which tends to the seed's as $m_0 \to \infty$.
 
 # %%
-show(reg.beta0_conditional)
+show(reg.beta0_given_rest)
 
 # %% [markdown]
 # **$\beta_1$.** The seed writes
@@ -107,7 +107,7 @@ show(reg.beta0_conditional)
 # $\sum_i x_i^2/\sigma^2 + 1/m_1$.
 
 # %%
-show(reg.beta1_conditional)
+show(reg.beta1_given_rest)
 
 # %% [markdown]
 # **$\sigma^2$**, through its precision $1/\sigma^2$:
@@ -118,15 +118,15 @@ show(reg.beta1_conditional)
 # $b$ is a *rate*; NumPy's `gamma` takes a *scale*, $1/b$ (a classic bug).
 
 # %%
-show(reg.precision_conditional, reg.sample_precision_given_rest)
+show(reg.precision_given_rest, reg.sample_precision_given_rest)
 
 # %% [markdown]
-# One sweep draws $\beta_0$, then $\beta_1$, then $\sigma^2$, in the compiled
-# kernel below (the same arithmetic as the three `sample_*_given_rest`
-# functions, bit for bit):
+# One sweep draws $\beta_0$, then $\beta_1$, then $\sigma^2$, each from its
+# conditional (`sample_*_given_rest`); the sampler runs the same sweeps in the
+# compiled kernel below, which the tests check against `gibbs_sweep` bit for bit:
 
 # %%
-show(reg.gibbs_kernel)
+show(reg.gibbs_sweep, reg.gibbs_kernel)
 
 # %% [markdown]
 # ## 3. Why this Gibbs sampler crawls, and two remedies
@@ -167,7 +167,7 @@ display(pd.DataFrame(rows).T.round(0))
 # the chain:
 
 # %%
-show(reg.beta_conditional, reg.blocked_kernel)
+show(reg.beta_given_sigma2, reg.blocked_sweep)
 
 # %% [markdown]
 # ## 4. The exact answer

