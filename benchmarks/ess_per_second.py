@@ -19,7 +19,7 @@ process's peak memory:
   bulk ESS per draw against the AR(1) value ``(1 - rho**2) / (1 + rho**2)``.
 - :func:`regression_size_scaling` (``regression-size``): sampling time and
   ESS/s of the regression samplers and of NUTS as the number of data points N
-  grows (data from :func:`handrolled.regression.synthetic_data`).
+  grows (data from :func:`pairdata.regression.synthetic_data`).
 - :func:`chain_scaling` (``chains``): wall time and ESS/s with 1 and 2 chains.
   The hand-rolled samplers run their chains one after the other in one
   process; nutpie runs them in parallel threads (``cores = chains``).

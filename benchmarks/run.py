@@ -646,7 +646,7 @@ def _size_markdown(entry: Mapping[str, Any]) -> list[str]:
     r = entry["result"]
     s = r["settings"]
     lines += [
-        f"Synthetic data (`handrolled.regression.synthetic_data`), {s['draws']} draws + "
+        f"Synthetic data (`pairdata.regression.synthetic_data`), {s['draws']} draws + "
         f"{s['tune']} tune × {s['chains']} chains. Hand-rolled seconds include the O(N) "
         "sufficient statistics; NUTS compile = `nutpie.compile_pymc_model`, not in seconds.",
         "",

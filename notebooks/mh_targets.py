@@ -286,9 +286,7 @@ wrong = run_pair(
     progress=print,
 )
 print("verdict for the buggy sampler:", wrong.verdict)
-wrong_z = wrong.checks[
-    wrong.checks["comparison"].str.startswith("user") & (wrong.checks["kind"] != "diagnostic")
-]
+wrong_z = wrong.checks[(wrong.checks["side"] == "user") & (wrong.checks["kind"] != "diagnostic")]
 print(f"failed z-checks of the buggy sampler: {(~wrong_z['passed']).sum()} of {len(wrong_z)}")
 display(wrong_z[~wrong_z["passed"]].head(10))
 print("its mean:", float(wrong.sides["user"].tree["posterior"]["x"].mean()))
