@@ -187,6 +187,7 @@ def validate(
         elif not callable(sampler):
             raise ValueError(f"--sampler must be an import string or a callable, got {sampler!r}")
         name = sampler_name(sampler)
+
     def say(done: int, total: int) -> None:
         if progress is not None:
             progress(ValidationEvent(pair.name, method, done, total))
