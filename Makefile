@@ -1,17 +1,22 @@
 # The two commands of the README: `make report` and `make test`.
+# `make test` leaves out the tests marked slow (minutes each on 2 cores);
+# `make test-slow` runs them, and CI (.ci/run) runs both.
 # Both create .venv with a Python >= 3.12 when it is missing (PYTHON=... overrides).
 SHELL := /bin/sh
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: report test lint bench clean venv power notebooks check-report
+.PHONY: report test test-slow lint bench clean venv power notebooks check-report
 
 report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not slow"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
 
 # Measured false alarms and power of compare, Geweke and SBC (~45 min; not in `make test`).
 power: $(STAMP)

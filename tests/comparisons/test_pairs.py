@@ -10,7 +10,16 @@ import pytest
 from comparisons.registry import PAIRS, get_pair
 from comparisons.run import run_pair
 
-CATALOGUE = [(pair.name, wrong) for pair in PAIRS for wrong in pair.wrong]
+LONG = {"lda"}
+"""Pairs whose default run takes minutes on 2 cores (NUTS on LDA's marginalised model):
+their tests are marked ``slow`` and run by ``make test-slow``."""
+
+
+def _marked(name, *rest):
+    return pytest.param(name, *rest, marks=[pytest.mark.slow] if name in LONG else [])
+
+
+CATALOGUE = [_marked(pair.name, wrong) for pair in PAIRS for wrong in pair.wrong]
 """Every pair's wrong samplers, as the pair declares them (``Pair.wrong``)."""
 
 
@@ -31,7 +40,7 @@ def results():
     return get
 
 
-@pytest.mark.parametrize("name", [p.name for p in PAIRS])
+@pytest.mark.parametrize("name", [_marked(p.name) for p in PAIRS])
 def test_every_variant_agrees_at_default_settings(name, results):
     result = results(name)
     failed = result.checks[~result.checks["passed"]]

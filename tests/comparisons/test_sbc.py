@@ -50,6 +50,7 @@ def test_sbc_passes_correct_and_catches_wrong(pair, right, wrong):
 # the small size.
 
 
+@pytest.mark.slow  # every replication compiles the model: about 30 s
 def test_pymc_twin_passes_sbc_on_regression():
     # Measured at these settings, seeds 11, 12, 13: the twin passes (smallest p 0.26, 0.16,
     # 0.22); a twin that conditions on the fixed validation data instead of its data argument
