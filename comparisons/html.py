@@ -137,7 +137,8 @@ def section(sec: Any) -> list[str]:
     if sec.images:
         parts.append(figure(image_grid, sec.images, alt=sec.heading))
     if sec.table is not None:
-        parts.append(sec.table.to_html(border=0))
+        # the index as the first column, so its name heads that column
+        parts.append(sec.table.reset_index().to_html(border=0, index=False))
     return parts
 
 
