@@ -15,8 +15,16 @@ The rules (DESIGN.md, "Comparing two samplers"):
 * all z-checks of one run form one family, corrected by Holm's step-down
   procedure so that a correct pair raises a false alarm in about ``alpha`` of
   runs (1 % by default);
-* each side must pass the gates R-hat < 1.01 and bulk and tail ESS >= 100 per
-  chain; a side that fails them is ``"not converged"``, its own verdict;
+* each side must pass the gates R-hat below its threshold and bulk and tail
+  ESS >= 100 per chain; a side that fails them is ``"not converged"``, its own
+  verdict, unless it differs from the other side far beyond any plausible
+  Monte Carlo error (|z| above :data:`GROSS_FACTOR` times its Holm threshold),
+  which is ``"disagree"``;
+* the R-hat threshold scales with the number of quantities
+  (:func:`rhat_threshold`): 1.01, or the R-hat that correct chains of the same
+  bulk ESS exceed with probability ``alpha / (2 m)`` for ``m`` quantities,
+  whichever is larger, so that a side of correct chains fails the R-hat gate in
+  at most ``alpha`` of runs however many quantities it has;
 * every quantity must be finite in every draw: a draw whose log density is
   ``-inf`` lies outside the support, and that is ``"disagree"`` whatever the
   gates say.
@@ -47,7 +55,12 @@ against the exact answer each, 4 chains x 1000 draws): |z| exceeded 3.5 and 4 in
 15 and 4 of 10,200 checks, where a normal predicts 4.7 and 0.6 and a t with 30
 degrees of freedom predicts 15 and 3.9."""
 RHAT_MAX = 1.01
+"""The R-hat gate of a side with few quantities and a large ESS (Vehtari et al. 2021)."""
 ESS_PER_CHAIN_MIN = 100
+GROSS_FACTOR = 4.0
+"""A side that fails its gates is still ``disagree`` when a z-check exceeds this many
+times its Holm threshold: its MCSE would have to be underestimated fourfold (its
+ESS sixteenfold) for Monte Carlo error to explain the difference."""
 MAX_COMPONENTS_FOR_PRODUCTS = 6
 """Geweke's test and SBC add pairwise products (and sums) only up to this many components."""
 ALL_PAIRS_UP_TO = 12
@@ -155,8 +168,12 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by quantity; columns ``mean``, ``sd``, ``q5``, ``q50``,
-        ``q95``, ``mcse_<statistic>`` for each, ``ess_bulk``, ``ess_tail``,
-        ``r_hat``.
+        ``q95``, ``mcse_<statistic>`` for each, ``batch_<statistic>`` for each
+        (the standard error of the statistic with the chains as batches: the
+        sd of its per-chain values over sqrt(chains), large when chains
+        disagree), ``ess_bulk``, ``ess_tail``, ``ess_within`` (the sum of
+        every chain's own bulk ESS: what the chains would give if they mixed
+        with each other), ``r_hat``.
     """
     ds = xr.Dataset({"q": quantities})
     columns = {
@@ -169,7 +186,17 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
         label = quantile_label(p)
         columns[label] = quantities.quantile(p, dim=SAMPLE_DIMS).drop_vars("quantile")
         columns[f"mcse_{label}"] = azs.mcse(ds, method="quantile", prob=p)["q"]
+    per_chain = {
+        "mean": quantities.mean("draw"),
+        "sd": quantities.std("draw", ddof=1),
+        **{quantile_label(p): quantities.quantile(p, dim="draw") for p in PROBS},
+    }
+    root_chains = np.sqrt(quantities.sizes["chain"])
+    for label, values in per_chain.items():
+        columns[f"batch_{label}"] = values.std("chain", ddof=1) / root_chains
     columns["ess_bulk"] = azs.ess(ds, method="bulk")["q"]
+    each_chain = ds.rename(chain="batch").expand_dims(chain=1)  # every chain on its own
+    columns["ess_within"] = azs.ess(each_chain, method="bulk")["q"].sum("batch")
     columns["ess_tail"] = azs.ess(ds, method="tail")["q"]
     columns["r_hat"] = azs.rhat(ds)["q"]
     index = pd.Index(quantities["quantity"].values, name="quantity")
@@ -204,7 +231,8 @@ def z_checks(
         ``side`` (the side it judges: the candidate, or the side checked
         against the exact answer), ``kind`` (``"agreement"`` or ``"exact"``),
         ``quantity``, ``statistic``, ``a``, ``b``, ``z`` (the value), ``p``
-        (two-sided).
+        (two-sided), ``se_batch`` (the difference's standard error with the
+        chains as batches, see :func:`summarize`).
     """
     rows = []
     for a_label, b_label in pairs:
@@ -212,6 +240,7 @@ def z_checks(
         for quantity in a.index.intersection(b.index, sort=False):
             for stat in statistics:
                 se = np.hypot(a.at[quantity, f"mcse_{stat}"], b.at[quantity, f"mcse_{stat}"])
+                batch = np.hypot(a.at[quantity, f"batch_{stat}"], b.at[quantity, f"batch_{stat}"])
                 row = _z_row(
                     f"{a_label} vs {b_label}",
                     quantity,
@@ -220,7 +249,7 @@ def z_checks(
                     b.at[quantity, stat],
                     se,
                 )
-                rows.append({**row, "side": a_label, "kind": "agreement"})
+                rows.append({**row, "side": a_label, "kind": "agreement", "se_batch": batch})
     for label, summary in summaries.items():
         for quantity, exact in (reference or {}).items():
             if quantity not in summary.index:
@@ -233,8 +262,10 @@ def z_checks(
                 row = _z_row(
                     f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
                 )
-                rows.append({**row, "side": label, "kind": "exact"})
+                batch = summary.at[quantity, f"batch_{stat}"]
+                rows.append({**row, "side": label, "kind": "exact", "se_batch": batch})
     columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p"]
+    columns.append("se_batch")
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -278,17 +309,66 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     return checks.assign(threshold=threshold, passed=passed)
 
 
-def diagnostic_checks(summaries: Mapping[str, pd.DataFrame], chains: int) -> pd.DataFrame:
+def rhat_threshold(
+    ess: np.ndarray | float, chains: int, draws: int, quantities: int, alpha: float = ALPHA
+) -> np.ndarray:
+    """Return the R-hat above which a side is not converged, for one of ``quantities``.
+
+    For ``M = 2 chains`` split chains of ``N = draws / 2`` stationary draws with
+    ``n = ess / M`` effective draws each, the variance of the chain means is
+    about ``F sigma**2 / n`` with ``F ~ chi2(M - 1) / (M - 1)``, and R-hat's
+    ``(N - 1) / N + B / (N W)`` (Vehtari et al. 2021) is about
+    ``1 - 1 / N + F / n``. The threshold is the R-hat that ``F``'s
+    upper ``alpha / (2 quantities)`` quantile gives (two R-hats per quantity:
+    arviz-stats takes the larger of the bulk and the folded one), Bonferroni
+    over the side's quantities, and never below :data:`RHAT_MAX`. Measured on
+    AR(1) chains (``scripts/rhat_gate.py``, ``benchmarks/rhat_gate.md``).
+
+    Parameters
+    ----------
+    ess : float or ndarray
+        ESS of each quantity from within the chains (``ess_within`` of
+        :func:`summarize`): chains that disagree with each other, which R-hat
+        is there to detect, do not lower it. It is taken at least at the ESS
+        gate (:data:`ESS_PER_CHAIN_MIN` per chain), below which a side is not
+        converged anyway, so the threshold never exceeds its value there.
+    chains, draws : int
+        Number of chains, and of draws per chain.
+    quantities : int
+        Number of quantities the side is judged on.
+    alpha : float
+        Family-wise false-alarm rate of the side's R-hat gates.
+
+    Returns
+    -------
+    ndarray
+        Shape of ``ess``; :data:`RHAT_MAX` where the ESS is not a number.
+    """
+    splits = 2 * chains
+    f = stats.chi2.isf(alpha / (2 * max(quantities, 1)), splits - 1) / (splits - 1)
+    ess = np.maximum(np.asarray(ess, dtype=float), ESS_PER_CHAIN_MIN * chains)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        null = np.sqrt(1.0 - 2.0 / draws + f * splits / ess)
+    return np.where(np.isfinite(null) & (ess > 0), np.maximum(RHAT_MAX, null), RHAT_MAX)
+
+
+def diagnostic_checks(
+    summaries: Mapping[str, pd.DataFrame], chains: int, draws: int
+) -> pd.DataFrame:
     """Return the convergence gates of every side: R-hat, bulk and tail ESS, per quantity.
 
     Columns :data:`CHECK_COLUMNS`, ``kind`` ``"diagnostic"``, ``side`` the side's label.
+    The R-hat threshold of each quantity is :func:`rhat_threshold` of its
+    within-chain ESS and the side's number of quantities.
     """
     ess_min = ESS_PER_CHAIN_MIN * chains
     rows = []
     for label, summary in summaries.items():
-        for quantity, row in summary.iterrows():
+        ess = summary["ess_within"].to_numpy()
+        rhat_max = rhat_threshold(ess, chains, draws, len(summary))
+        for (quantity, row), r_max in zip(summary.iterrows(), rhat_max, strict=True):
             for stat, value, threshold, ok in (
-                ("r_hat", row["r_hat"], RHAT_MAX, row["r_hat"] < RHAT_MAX),
+                ("r_hat", row["r_hat"], r_max, row["r_hat"] < r_max),
                 ("ess_bulk", row["ess_bulk"], ess_min, row["ess_bulk"] >= ess_min),
                 ("ess_tail", row["ess_tail"], ess_min, row["ess_tail"] >= ess_min),
             ):
@@ -335,13 +415,15 @@ def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | 
     """Return the verdict: ``"disagree"``, ``"not converged"`` or ``"agree"``.
 
     Draws outside the support (a failed support check) mean disagree; otherwise
-    a failed gate means not converged, whatever the z-checks say; otherwise one
-    failed z-check means disagree.
+    a failed gate means not converged, unless a z-check is ``gross`` (see
+    :func:`gross_differences`: a difference no plausible Monte Carlo error
+    explains, which is disagree); otherwise one failed z-check means disagree.
     """
     if support is not None and len(support) and not support["passed"].all():
         return DISAGREE
     if len(gates) and not gates["passed"].all():
-        return NOT_CONVERGED
+        gross = z_table["gross"] if "gross" in z_table else pd.Series(False, index=z_table.index)
+        return DISAGREE if gross.fillna(False).astype(bool).any() else NOT_CONVERGED
     if len(z_table) and not z_table["passed"].all():
         return DISAGREE
     return AGREE
@@ -376,8 +458,9 @@ def compare_draws(
     checks : pandas.DataFrame
         The z-checks (with ``kind="agreement"`` or ``"exact"``), the gates
         (``kind="diagnostic"``) and the support checks (``kind="support"``),
-        columns :data:`CHECK_COLUMNS`; ``side`` names the side each check
-        judges (:func:`side_verdicts`).
+        columns :data:`CHECK_COLUMNS` and ``gross`` (:func:`gross_differences`,
+        false but for z-checks); ``side`` names the side each check judges
+        (:func:`side_verdicts`).
     summaries : dict of str to DataFrame
     """
     if not 0 < alpha < 1:
@@ -388,13 +471,44 @@ def compare_draws(
         warnings.simplefilter("ignore", RuntimeWarning)
         summaries = {label: summarize(da) for label, da in sides.items()}
     z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
-    gates = diagnostic_checks(summaries, max(chains))
+    draws = max(da.sizes["draw"] for da in sides.values())
+    gates = diagnostic_checks(summaries, max(chains), draws)
     support = support_checks(sides)
-    result = verdict(z_table, gates, support)
     z_table = z_table.assign(value=z_table["z"], statistic="z(" + z_table["statistic"] + ")")
-    columns = list(CHECK_COLUMNS)
-    checks = pd.concat([z_table[columns], gates, support], ignore_index=True)
+    z_table["gross"] = gross_differences(z_table)
+    result = verdict(z_table, gates, support)
+    columns = [*CHECK_COLUMNS, "gross"]
+    checks = pd.concat(
+        [z_table[columns], gates.assign(gross=False), support.assign(gross=False)],
+        ignore_index=True,
+    )
     return result, checks, summaries
+
+
+def gross_differences(z_table: pd.DataFrame) -> pd.Series:
+    """Flag the z-checks whose difference no plausible Monte Carlo error explains.
+
+    A check is gross when its difference exceeds :data:`GROSS_FACTOR` times its
+    Holm threshold both in units of its MCSE (``|z|``) and in units of its
+    standard error with the chains as batches (``se_batch``), which stays
+    honest when chains disagree with each other: a chain stuck far away makes
+    ``se_batch`` large, so a side that is merely not converged is not called
+    ``disagree``; chains that agree with each other on a wrong answer are.
+
+    Parameters
+    ----------
+    z_table : pandas.DataFrame
+        Holm-corrected z-checks with columns ``a``, ``b``, ``z``, ``threshold``
+        and ``se_batch``.
+
+    Returns
+    -------
+    pandas.Series of bool
+    """
+    bound = GROSS_FACTOR * z_table["threshold"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z_batch = (z_table["a"] - z_table["b"]).abs() / z_table["se_batch"]
+    return (z_table["z"].abs() > bound) & (z_batch > bound)
 
 
 def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) -> dict[str, str]:

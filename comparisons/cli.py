@@ -204,7 +204,7 @@ def _print_summary(result) -> None:
     with pd.option_context("display.width", 120, "display.max_rows", 50):
         print(f"{result.pair.name}: {len(checks)} checks, {len(failed)} failed")
         if len(failed):  # the comparison names the side: no need for the side column here
-            table = failed.drop(columns="side")
+            table = failed.drop(columns=["side", "gross"])
             print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     for label, verdict in result.verdicts.items():
         print(f"{label}: {verdict}")

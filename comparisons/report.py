@@ -46,6 +46,7 @@ def to_json(result: PairResult) -> dict:
             "value": finite_or_none(row.value),
             "threshold": finite_or_none(row.threshold),
             "passed": bool(row.passed),
+            "gross": bool(row.gross),
         }
         for row in result.checks.itertuples()
     ]

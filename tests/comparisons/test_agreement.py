@@ -219,3 +219,51 @@ def test_side_verdicts_read_each_sides_checks_and_the_references():
     stuck_reference.loc[0, "passed"] = False  # the reference's own gate fails
     verdicts = agreement.side_verdicts(stuck_reference, ["good", "ref"], reference="ref")
     assert verdicts == {"good": agreement.NOT_CONVERGED}
+
+
+def ar1(seed: int, m: int, rho: float, draws: int = 1000, shift: float = 0.0) -> xr.DataArray:
+    """Stationary AR(1) quantities (4 chains), unit variance, centred at ``shift``."""
+    rng = np.random.default_rng(seed)
+    x = np.empty((4, draws, m))
+    x[:, 0] = rng.standard_normal((4, m))
+    noise = np.sqrt(1 - rho**2) * rng.standard_normal((4, draws, m))
+    for t in range(1, draws):
+        x[:, t] = rho * x[:, t - 1] + noise[:, t]
+    return xr.DataArray(
+        x + shift, dims=("chain", "draw", "quantity"), coords={"quantity": np.arange(m)}
+    )
+
+
+def rhat_gates(side: xr.DataArray) -> pd.DataFrame:
+    gates = agreement.diagnostic_checks({"side": agreement.summarize(side)}, 4, side.sizes["draw"])
+    return gates[gates["statistic"] == "r_hat"]
+
+
+def test_rhat_threshold_is_one_hundredth_for_few_quantities_and_many_draws():
+    assert agreement.rhat_threshold(4000.0, 4, 1000, 1) == agreement.RHAT_MAX
+    assert agreement.rhat_threshold(np.nan, 4, 1000, 650) == agreement.RHAT_MAX
+    low_ess = agreement.rhat_threshold(np.array([400.0, 800.0]), 4, 1000, 650)
+    assert low_ess[0] > low_ess[1] > agreement.RHAT_MAX  # fewer draws, wider null
+
+
+def test_many_correct_quantities_pass_the_scaled_rhat_gate():
+    gates = rhat_gates(ar1(seed=3, m=650, rho=0.7))
+    assert (gates["value"] >= agreement.RHAT_MAX).any(), "the fixed 1.01 would raise a false alarm"
+    assert gates["passed"].all()
+
+
+def test_one_chain_apart_among_many_quantities_still_fails_the_rhat_gate():
+    side = ar1(seed=3, m=650, rho=0.7)
+    side[0, :, 17] += 1.0  # one chain of one quantity one sd away
+    gates = rhat_gates(side)
+    assert list(gates.loc[~gates["passed"], "quantity"]) == [17]
+
+
+def test_a_wrong_side_that_mixes_slowly_is_disagree_not_just_not_converged():
+    wrong = ar1(seed=4, m=2, rho=0.995, draws=2000, shift=3.0)  # chains agree on a wrong answer
+    verdict, checks, _ = agreement.compare_draws(
+        {"wrong": wrong, "right": ar1(seed=5, m=2, rho=0.5, draws=2000)}, [("wrong", "right")]
+    )
+    assert not checks[checks["kind"] == "diagnostic"]["passed"].all()  # ESS gate fails
+    assert checks["gross"].any()
+    assert verdict == agreement.DISAGREE
