@@ -25,6 +25,10 @@ The rules (DESIGN.md, "Comparing two samplers"):
   bulk ESS exceed with probability ``alpha / (2 m)`` for ``m`` quantities,
   whichever is larger, so that a side of correct chains fails the R-hat gate in
   at most ``alpha`` of runs however many quantities it has;
+* the two sides' draws of all quantities at once must not differ by more than
+  their energy distance's block-permutation test allows at ``energy.ALPHA``
+  (:func:`energy_checks`, :mod:`comparisons.energy`): joint structure that
+  marginal checks miss;
 * every quantity must be finite in every draw: a draw whose log density is
   ``-inf`` lies outside the support, and that is ``"disagree"`` whatever the
   gates say.
@@ -42,6 +46,7 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
+from comparisons import energy
 from comparisons.pair import PROBS, ExactMarginal, quantile_label
 
 ALPHA = 0.01
@@ -75,7 +80,7 @@ CHECK_COLUMNS = (
     "comparison", "side", "kind", "quantity", "statistic", "value", "threshold", "passed",
 )  # fmt: skip
 """Columns of a run's checks; ``side`` is the side a check judges, ``kind`` one of
-``"agreement"``, ``"exact"``, ``"diagnostic"``, ``"support"``."""
+``"agreement"``, ``"exact"``, ``"multivariate"``, ``"diagnostic"``, ``"support"``."""
 
 
 def scalar_components(posterior: xr.Dataset, variables: Sequence[str]) -> xr.DataArray:
@@ -476,13 +481,53 @@ def compare_draws(
     support = support_checks(sides)
     z_table = z_table.assign(value=z_table["z"], statistic="z(" + z_table["statistic"] + ")")
     z_table["gross"] = gross_differences(z_table)
-    result = verdict(z_table, gates, support)
     columns = [*CHECK_COLUMNS, "gross"]
+    z_table = pd.concat([z_table[columns], energy_checks(sides, pairs, summaries)])
+    result = verdict(z_table, gates, support)
     checks = pd.concat(
         [z_table[columns], gates.assign(gross=False), support.assign(gross=False)],
         ignore_index=True,
     )
     return result, checks, summaries
+
+
+def energy_checks(
+    sides: Mapping[str, xr.DataArray],
+    pairs: Sequence[tuple[str, str]],
+    summaries: Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """Return the multivariate check of every compared pair of sides (:mod:`comparisons.energy`).
+
+    One row per pair, ``kind`` ``"multivariate"``, quantity ``"all"``, statistic
+    ``"energy"``: the energy distance of the two sides' thinned, standardised
+    draws of every quantity, against the ``1 - energy.ALPHA`` quantile of its
+    block-permutation distribution. Pairs with non-finite draws are left out
+    (their support checks fail). The permutations are seeded, so a run's
+    checks are the same every time.
+    """
+    rows = []
+    for a_label, b_label in pairs:
+        a, b = sides[a_label], sides[b_label]
+        common = [q for q in a["quantity"].values if q in set(b["quantity"].values)]
+        a, b = a.sel(quantity=common), b.sel(quantity=common)
+        if not (np.isfinite(a.values).all() and np.isfinite(b.values).all()):
+            continue
+        min_ess = tuple(float(summaries[label]["ess_bulk"].min()) for label in (a_label, b_label))
+        statistic, p, critical = energy.energy_test(a, b, min_ess, np.random.default_rng(0))
+        rows.append(
+            {
+                "comparison": f"{a_label} vs {b_label}",
+                "side": a_label,
+                "kind": "multivariate",
+                "quantity": "all",
+                "statistic": "energy",
+                "value": statistic,
+                "threshold": critical,
+                "passed": p > energy.ALPHA,
+                "gross": False,
+            }
+        )
+    return pd.DataFrame(rows, columns=[*CHECK_COLUMNS, "gross"])
 
 
 def gross_differences(z_table: pd.DataFrame) -> pd.Series:
@@ -541,7 +586,7 @@ def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) ->
         mine = checks[checks["side"].isin([label, reference])]
         kind = mine["kind"]
         out[label] = verdict(
-            mine[kind.isin(["agreement", "exact"])],
+            mine[kind.isin(["agreement", "exact", "multivariate"])],
             mine[kind == "diagnostic"],
             mine[kind == "support"],
         )

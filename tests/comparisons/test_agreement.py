@@ -40,7 +40,8 @@ def judge(a: np.ndarray, b: np.ndarray, reference=None) -> tuple[str, pd.DataFra
 def test_two_independent_correct_runs_agree():
     verdict, checks = judge(gibbs(1), gibbs(2), REFERENCE)
     assert verdict == agreement.AGREE
-    assert set(checks["kind"]) == {"agreement", "exact", "diagnostic", "support"}
+    kinds = {"agreement", "exact", "multivariate", "diagnostic", "support"}
+    assert set(checks["kind"]) == kinds
 
 
 def test_false_alarm_rate_is_near_nominal_over_seeds():
@@ -75,7 +76,7 @@ def test_right_marginals_wrong_dependence_is_caught_by_joint_quantities():
     verdict, checks = judge(wrong, gibbs(1))
     assert verdict == agreement.DISAGREE
     failed = set(checks[~checks["passed"]]["quantity"])
-    assert failed <= {"x[0]*x[1]", "logp"} and failed
+    assert failed <= {"x[0]*x[1]", "logp", "all"} and failed  # "all": the energy check
 
 
 def test_stuck_chains_are_not_converged_not_disagree():

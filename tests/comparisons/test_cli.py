@@ -34,7 +34,7 @@ def test_json_checks_follow_the_design(agreed):
         {"quantity", "statistic", "value", "threshold", "passed"} <= set(c) for c in checks
     )
     kinds = {c["kind"] for c in checks}
-    assert kinds == {"agreement", "exact", "diagnostic", "support"}
+    assert kinds == {"agreement", "exact", "multivariate", "diagnostic", "support"}
     quantities = {c["quantity"] for c in checks}
     assert {"x[0]", "x[1]", "x[0]*x[1]", "logp"} <= quantities
 

@@ -1,0 +1,161 @@
+r"""A multivariate two-sample check: the energy distance between two sides' draws.
+
+Univariate checks miss a sampler that gets every marginal right and the
+dependence wrong. The energy distance (Székely and Rizzo 2013) of two samples
+:math:`X` (n draws) and :math:`Y` (m draws),
+
+.. math::
+
+    E = \frac{2}{nm}\sum_{i,j}\lVert x_i - y_j\rVert
+        - \frac{1}{n^2}\sum_{i,i'}\lVert x_i - x_{i'}\rVert
+        - \frac{1}{m^2}\sum_{j,j'}\lVert y_j - y_{j'}\rVert,
+
+is zero only when the two distributions are the same, whatever the
+dimension. Here it is computed on every compared quantity at once (the
+components, their centred products and the log densities: the products carry
+the dependence), each standardised by its pooled sd, on draws thinned to
+near-independence by the side's smallest bulk ESS (:data:`THIN_FACTOR`, at
+most :data:`MAX_DRAWS` per side).
+
+*Calibration that respects autocorrelation.* Thinned MCMC draws are not quite
+independent, so labels are permuted in blocks: each chain's thinned draws are
+cut into consecutive blocks of :func:`block_length` draws, and every one of
+:data:`PERMUTATIONS` permutations deals whole blocks to the two sides (a block
+permutation test, the two-sample form of the block bootstrap). The p-value is
+``(1 + #{E* >= E}) / (1 + PERMUTATIONS)``. Its size on AR(1) chains with
+rho = 0.9 is measured in ``tests/comparisons/test_energy.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import xarray as xr
+
+THIN_FACTOR = 2
+"""Draws are thinned to one per ``THIN_FACTOR`` effective draws' worth. Measured on
+AR(1) chains with rho = 0.9 at nominal 5 %: one per effective draw rejected in 9 %
+of 200 runs (the thinned draws are still correlated), one per two in 5.5 %."""
+PERMUTATIONS = 1999
+"""Block permutations per test: p-values down to 1/2000."""
+MAX_DRAWS = 500
+"""Thinned draws kept per side at most (the test costs O((n + m)^2) per permutation)."""
+ALPHA = 0.001
+"""False-alarm rate of one energy check; added to the z-checks' family-wise rate."""
+
+
+def thinned(quantities: xr.DataArray, min_ess: float) -> np.ndarray:
+    """Return near-independent draws: every chain thinned by the smallest bulk ESS.
+
+    Parameters
+    ----------
+    quantities : xarray.DataArray
+        Shape (chain, draw, quantity).
+    min_ess : float
+        The smallest bulk ESS of the quantities (all chains together).
+
+    Returns
+    -------
+    ndarray, shape (chain, kept, quantity)
+        Every ``step``-th draw of each chain, ``step`` = :data:`THIN_FACTOR`
+        times the draws per effective draw (at least one), raised so that at
+        most :data:`MAX_DRAWS` are kept in all.
+    """
+    chains, draws = quantities.sizes["chain"], quantities.sizes["draw"]
+    min_ess = min_ess if np.isfinite(min_ess) else 1.0
+    step = max(1, math.ceil(THIN_FACTOR * chains * draws / max(min_ess, 1.0)))
+    step = max(step, math.ceil(chains * draws / MAX_DRAWS))
+    values = quantities.transpose("chain", "draw", "quantity").values
+    return values[:, ::step, :]
+
+
+def block_length(kept_per_chain: int) -> int:
+    """Block length for ``kept_per_chain`` thinned draws per chain: about their cube root."""
+    return max(1, round(kept_per_chain ** (1 / 3)))
+
+
+def energy_statistics(distances: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Return the energy distance for every column of 0/1 ``labels``.
+
+    Parameters
+    ----------
+    distances : ndarray, shape (N, N)
+        Pairwise Euclidean distances of the pooled draws.
+    labels : ndarray of float, shape (N, L)
+        Each column marks the draws of the first sample with 1, the rest with 0.
+
+    Returns
+    -------
+    ndarray, shape (L,)
+    """
+    x = labels
+    y = 1.0 - labels
+    n, m = x.sum(axis=0), y.sum(axis=0)
+    dx = distances @ x
+    s_xx = np.einsum("il,il->l", x, dx)
+    s_xy = np.einsum("il,il->l", y, dx)
+    s_yy = np.einsum("il,il->l", y, distances @ y)
+    return 2 * s_xy / (n * m) - s_xx / n**2 - s_yy / m**2
+
+
+def energy_test(
+    a: xr.DataArray, b: xr.DataArray, min_ess: tuple[float, float], rng: np.random.Generator
+) -> tuple[float, float, float]:
+    """Return the energy distance of two sides, its p-value and its critical value.
+
+    Parameters
+    ----------
+    a, b : xarray.DataArray
+        Quantities of the two sides, shape (chain, draw, quantity), the same
+        quantities, finite.
+    min_ess : (float, float)
+        The smallest bulk ESS of each side's quantities.
+    rng : numpy.random.Generator
+        For the permutations.
+
+    Returns
+    -------
+    statistic : float
+        The energy distance of the thinned, standardised draws.
+    p : float
+        Block-permutation p-value.
+    critical : float
+        The ``1 - ALPHA`` quantile of the permutation distribution.
+    """
+    xa, xb = thinned(a, min_ess[0]), thinned(b, min_ess[1])
+    pooled = np.concatenate([xa.reshape(-1, xa.shape[-1]), xb.reshape(-1, xb.shape[-1])])
+    scale = pooled.std(axis=0)
+    keep = np.isfinite(scale) & (scale > 0)
+    z = pooled[:, keep] / scale[keep]
+    squared = (z**2).sum(axis=1)
+    distances = np.sqrt(np.maximum(squared[:, None] + squared[None, :] - 2 * z @ z.T, 0.0))
+    n_a = xa.shape[0] * xa.shape[1]
+    blocks = _blocks(xa.shape[:2]) + _blocks(xb.shape[:2], offset=n_a)
+    membership = np.zeros((len(pooled), len(blocks)))
+    for k, index in enumerate(blocks):
+        membership[index, k] = 1.0
+    # every permutation deals as many whole blocks to the first side as it had
+    dealt = np.argsort(rng.random((len(blocks), PERMUTATIONS)), axis=0)[
+        : len(_blocks(xa.shape[:2]))
+    ]
+    chosen = np.zeros((len(blocks), PERMUTATIONS))
+    np.put_along_axis(chosen, dealt, 1.0, axis=0)
+    labels = membership @ chosen
+    observed = np.zeros((len(pooled), 1))
+    observed[:n_a, 0] = 1.0
+    statistic = float(energy_statistics(distances, observed)[0])
+    null = energy_statistics(distances, labels)
+    p = (1 + np.count_nonzero(null >= statistic)) / (1 + PERMUTATIONS)
+    return statistic, float(p), float(np.quantile(null, 1 - ALPHA))
+
+
+def _blocks(shape: tuple[int, int], offset: int = 0) -> list[np.ndarray]:
+    """Return the indices of each chain's consecutive blocks in the pooled, chain-major order."""
+    chains, kept = shape
+    length = block_length(kept)
+    return [
+        offset + c * kept + np.arange(start, min(start + length, kept))
+        for c in range(chains)
+        for start in range(0, kept, length)
+    ]
