@@ -112,6 +112,10 @@ def verdict_sentence(result: PairResult) -> str:
             f"{html.escape(str(worst['comparison']))}, {abs(worst['value']):.1f} Monte Carlo "
             "standard errors apart."
             if worst is not None
+            else " The joint distribution differs: the energy distance of all quantities at "
+            "once exceeds its permutation threshold, though every marginal comparison passed, "
+            "so the dependence between the quantities is wrong."
+            if not checks[(checks["kind"] == "multivariate") & ~checks["passed"]].empty
             else " Some draws lie outside the support of the target."
         )
         return (
@@ -121,8 +125,9 @@ def verdict_sentence(result: PairResult) -> str:
         )
     bad = gates[~gates["passed"]]
     return (
-        f"Not converged: {len(bad)} convergence gates failed (R-hat at least 1.01, or fewer "
-        "than 100 effective draws per chain), so the estimates are not yet trustworthy and "
+        f"Not converged: {len(bad)} convergence gates failed (R-hat above its threshold, 1.01 "
+        "or more for many quantities, or fewer than 100 effective draws per chain), so the "
+        "estimates are not yet trustworthy and "
         "the comparison means little. Run longer (more draws or tune) and compare again."
     )
 

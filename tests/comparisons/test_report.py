@@ -122,3 +122,34 @@ def test_a_failed_pair_is_listed_with_its_error(tmp_path):
     page = write_index([entry], tmp_path).read_text()
     assert texts(page, "pair-verdict") == ["error"]
     assert "boom" in page and 'href="lda.html"' not in page
+
+
+def _sentence(verdict, failed_kind):
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from comparisons.report import verdict_sentence
+
+    rows = [
+        ("agreement", "x[0]", "z(mean)", 0.5, 3.9, True),
+        ("multivariate", "all", "energy", 0.09, 0.035, failed_kind != "multivariate"),
+        ("diagnostic", "x[0]", "r_hat", 1.2, 1.01, failed_kind != "diagnostic"),
+    ]
+    checks = pd.DataFrame(
+        rows, columns=["kind", "quantity", "statistic", "value", "threshold", "passed"]
+    ).assign(comparison="user vs pymc", side="user", gross=False)
+    sides = {
+        "user": SimpleNamespace(role="user", variant="user", sampler="user"),
+        "pymc": SimpleNamespace(role="pymc", variant="pymc", sampler="NUTS"),
+    }
+    result = SimpleNamespace(
+        verdict=verdict, checks=checks, sides=sides, pair=SimpleNamespace(variables=("x",))
+    )
+    return verdict_sentence(result)
+
+
+def test_the_verdict_sentence_names_what_failed():
+    assert "joint distribution differs" in _sentence("disagree", "multivariate")
+    assert "outside the support" not in _sentence("disagree", "multivariate")
+    assert _sentence("not converged", "diagnostic").startswith("Not converged: 1 convergence")
