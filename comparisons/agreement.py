@@ -508,7 +508,8 @@ def energy_checks(
     rows = []
     for a_label, b_label in pairs:
         a, b = sides[a_label], sides[b_label]
-        common = [q for q in a["quantity"].values if q in set(b["quantity"].values)]
+        in_b = set(b["quantity"].values)
+        common = [q for q in a["quantity"].values if q in in_b]
         a, b = a.sel(quantity=common), b.sel(quantity=common)
         if not (np.isfinite(a.values).all() and np.isfinite(b.values).all()):
             continue
