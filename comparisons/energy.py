@@ -93,9 +93,10 @@ def energy_statistics(distances: np.ndarray, labels: np.ndarray) -> np.ndarray:
     y = 1.0 - labels
     n, m = x.sum(axis=0), y.sum(axis=0)
     dx = distances @ x
+    dy = distances.sum(axis=1, keepdims=True) - dx  # distances @ y, without a second product
     s_xx = np.einsum("il,il->l", x, dx)
     s_xy = np.einsum("il,il->l", y, dx)
-    s_yy = np.einsum("il,il->l", y, distances @ y)
+    s_yy = np.einsum("il,il->l", y, dy)
     return 2 * s_xy / (n * m) - s_xx / n**2 - s_yy / m**2
 
 
