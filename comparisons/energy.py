@@ -132,14 +132,13 @@ def energy_test(
     squared = (z**2).sum(axis=1)
     distances = np.sqrt(np.maximum(squared[:, None] + squared[None, :] - 2 * z @ z.T, 0.0))
     n_a = xa.shape[0] * xa.shape[1]
-    blocks = _blocks(xa.shape[:2]) + _blocks(xb.shape[:2], offset=n_a)
+    blocks_a = _blocks(xa.shape[:2])
+    blocks = blocks_a + _blocks(xb.shape[:2], offset=n_a)
     membership = np.zeros((len(pooled), len(blocks)))
     for k, index in enumerate(blocks):
         membership[index, k] = 1.0
     # every permutation deals as many whole blocks to the first side as it had
-    dealt = np.argsort(rng.random((len(blocks), PERMUTATIONS)), axis=0)[
-        : len(_blocks(xa.shape[:2]))
-    ]
+    dealt = np.argsort(rng.random((len(blocks), PERMUTATIONS)), axis=0)[: len(blocks_a)]
     chosen = np.zeros((len(blocks), PERMUTATIONS))
     np.put_along_axis(chosen, dealt, 1.0, axis=0)
     labels = membership @ chosen
