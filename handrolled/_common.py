@@ -1,6 +1,60 @@
-"""What every hand-written sampler does the same way: one random stream per chain."""
+r"""What every hand-written sampler does the same way: one random stream per chain, and continuing.
+
+Streams
+-------
+Chain ``c`` draws from ``np.random.default_rng(random_seed).spawn(chains)[c]``
+(:func:`chain_rngs`), so one chain's draws do not depend on how many chains run.
+
+Continuing a chain (the optional ``state`` keyword of the sampler contract)
+----------------------------------------------------------------------------
+Every public sampler of ``handrolled`` that a pair registers also accepts::
+
+    sample(data, *, draws, tune, chains, random_seed, state=None)
+
+so that a caller can extend a run by *continuing* its chains instead of
+restarting them. ``state`` is a dict owned by the caller and written by the
+sampler:
+
+- ``state=None`` (the default): the sampler behaves exactly as without the
+  keyword: the same draws bit for bit, the same return type.
+- ``state`` an empty dict: the sampler starts fresh exactly as with
+  ``state=None`` (the same draws), and before returning stores in the dict what
+  it needs to go on: each chain's last point (and any other per-chain state,
+  e.g. a frozen proposal scale, LDA's topic assignments and counts), each
+  chain's ``numpy.random.Generator`` objects as they stand, ``chains``, and
+  ``sampler``, the name of the sampler that wrote it.
+- ``state`` a dict filled by an earlier call of the *same* sampler: the sampler
+  continues those chains, ``tune`` discarded iterations (a caller extending a
+  run passes 0; a continuation never adapts) and then ``draws`` kept ones,
+  ignores ``random_seed`` (still validated), and updates the dict in place.
+  ``chains`` must equal the state's chain count, and a non-empty dict that this
+  sampler did not write raises ``ValueError`` naming ``state``. The state holds
+  its own arrays, never views of the caller's data or of returned draws.
+
+The data must be the same in every call of one continued run; the sampler does
+not check that. With the same seed, ``sample(draws=a, tune=t, state=s)`` then
+``sample(draws=b, tune=0, state=s)`` give, concatenated along the draw axis,
+exactly the draws and the per-draw ``sample_stats`` of one
+``sample(draws=a + b, tune=t)`` call, for every sampler whose random numbers
+form one stream per chain whatever the run length (a NumPy Generator gives the
+same numbers in one call or in several calls of the same method). The
+samplers that draw two blocks of different kinds per run (the
+Metropolis–Hastings drivers of :mod:`handrolled.mh`: ``tune + draws`` normals or
+proposals, then as many uniforms; the regression Gibbs samplers: normals, then
+gammas) cannot give that without changing today's draws for a seed: the
+uniforms of a run of ``a`` draws are not the first uniforms of a run of
+``a + b``. They continue the same chain from its last point with its own
+Generator (a valid Markov continuation), tested as such; their docstrings say so.
+
+:func:`resume_state` reads a state (``None`` for a fresh start) and
+:func:`save_state` writes one; :func:`chain_streams` returns the per-chain
+Generators, fresh or resumed.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 
 import numpy as np
 
@@ -8,3 +62,96 @@ import numpy as np
 def chain_rngs(random_seed: int | None, chains: int) -> list[np.random.Generator]:
     """Return one independent Generator per chain, spawned from ``random_seed``."""
     return np.random.default_rng(random_seed).spawn(chains)
+
+
+def resume_state(
+    state: MutableMapping | None, sampler: str, chains: int, keys: Iterable[str]
+) -> MutableMapping | None:
+    """Return ``state`` if it is one to continue from, ``None`` for a fresh start.
+
+    Parameters
+    ----------
+    state : dict or None
+        The caller's ``state`` argument (module docstring).
+    sampler : str
+        Name of the sampler asking, e.g. ``"handrolled.bivariate_normal:sample"``;
+        a state written under another name is refused.
+    chains : int
+        The ``chains`` argument, which must equal the state's.
+    keys : iterable of str
+        Keys the sampler stores besides ``sampler`` and ``chains``.
+
+    Returns
+    -------
+    dict or None
+        ``state`` when it is non-empty (and valid), ``None`` when it is ``None``
+        or empty.
+
+    Raises
+    ------
+    ValueError
+        Naming ``state``: not a mutable mapping, not written by ``sampler``
+        (other name or keys), or written for another number of chains.
+    """
+    if state is None:
+        return None
+    if not isinstance(state, MutableMapping):
+        raise ValueError(f"state must be None or a dict, got {type(state).__name__}")
+    if not state:
+        return None
+    expected = {"sampler", "chains", *keys}
+    if set(state) != expected or state["sampler"] != sampler:
+        raise ValueError(
+            f"state was not written by {sampler}: it has keys {sorted(map(str, state))} "
+            f"(sampler {state.get('sampler')!r}), expected {sorted(expected)}"
+        )
+    if state["chains"] != chains:
+        raise ValueError(
+            f"state holds {state['chains']} chains but chains={chains}: "
+            "continue with the state's chain count"
+        )
+    return state
+
+
+def save_state(state: MutableMapping | None, sampler: str, chains: int, **values: Any) -> None:
+    """Write ``values``, ``sampler`` and ``chains`` into ``state`` in place (nothing if ``None``).
+
+    Parameters
+    ----------
+    state : dict or None
+        The caller's ``state`` argument.
+    sampler : str
+        Name of the sampler writing it (see :func:`resume_state`).
+    chains : int
+        Number of chains.
+    **values
+        What the sampler needs to go on; arrays should be the sampler's own.
+    """
+    if state is None:
+        return
+    state.update(values)
+    state["sampler"] = sampler
+    state["chains"] = chains
+
+
+def chain_streams(
+    random_seed: int | None, chains: int, resumed: MutableMapping | None
+) -> list[np.random.Generator]:
+    """Return the per-chain Generators: fresh from ``random_seed``, or the state's ``rngs``.
+
+    Parameters
+    ----------
+    random_seed : int or None
+        Seed of a fresh start (ignored when ``resumed`` is given).
+    chains : int
+        Number of chains.
+    resumed : dict or None
+        What :func:`resume_state` returned; its ``rngs`` are continued as they stand.
+
+    Returns
+    -------
+    list of numpy.random.Generator
+    """
+    if resumed is None:
+        return chain_rngs(random_seed, chains)
+    return list(resumed["rngs"])

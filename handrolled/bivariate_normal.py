@@ -43,7 +43,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import chain_rngs
+from handrolled._common import chain_streams, resume_state, save_state
 from pairdata.bivariate_normal import validate_data
 from pairdata.checks import check_sampler_args
 
@@ -225,8 +225,18 @@ def gibbs_kernel(x2, normals, mu, sigma, rho, tune, out):
 # --------------------------------------------------------------------- sampler
 
 
+SAMPLER = "handrolled.bivariate_normal:sample"
+"""Name under which :func:`sample` writes its ``state``."""
+
+
 def sample(
-    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
 ) -> dict[str, np.ndarray]:
     """Sample the bivariate normal by systematic-scan Gibbs.
 
@@ -242,6 +252,12 @@ def sample(
         Kept sweeps per chain, discarded sweeps per chain, number of chains.
     random_seed : int or None
         Seed of the per-chain Generators.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``x2`` (chains,), each chain's last :math:`x_2` (a sweep does not read
+        :math:`x_1`), and ``rngs``. A continuation draws the next
+        ``(tune + draws, 2)`` normals of each chain's stream, so two calls give
+        the draws of one longer call bit for bit.
 
     Returns
     -------
@@ -250,9 +266,15 @@ def sample(
     """
     d = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
+    resumed = resume_state(state, SAMPLER, chains, ("x2", "rngs"))
+    rngs = chain_streams(random_seed, chains, resumed)
     x = np.empty((chains, draws, 2))
-    for chain, rng in enumerate(chain_rngs(random_seed, chains)):
-        x2_start = d["mu"][1] + OVERDISPERSION * d["sigma"][1] * rng.standard_normal()
+    for chain, rng in enumerate(rngs):
+        if resumed is None:
+            x2_start = d["mu"][1] + OVERDISPERSION * d["sigma"][1] * rng.standard_normal()
+        else:
+            x2_start = float(resumed["x2"][chain])
         normals = rng.standard_normal((tune + draws, 2))
         gibbs_kernel(x2_start, normals, d["mu"], d["sigma"], d["rho"], tune, x[chain])
+    save_state(state, SAMPLER, chains, x2=x[:, -1, 1].copy(), rngs=rngs)
     return {"x": x}
