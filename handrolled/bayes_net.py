@@ -71,7 +71,7 @@ import numpy as np
 import xarray as xr
 from arviz_base import from_dict
 
-from handrolled._common import chain_rngs
+from handrolled._common import chain_streams, resume_state, save_state
 from pairdata import bayes_net as network_data
 from pairdata.bayes_net import EVIDENCE_SEQUENCE, free_nodes, validate_cpts, validate_evidence
 from pairdata.checks import check_sampler_args
@@ -583,8 +583,21 @@ def initial_states(
     return np.stack([support[rng.integers(len(support))] for rng in rngs])
 
 
+SAMPLER = "handrolled.bayes_net:sample"
+"""Name under which :func:`sample` writes its ``state``."""
+
+SAMPLER_REJECTION = "handrolled.bayes_net:sample_rejection"
+"""Name under which :func:`sample_rejection` writes its ``state``."""
+
+
 def sample(
-    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
 ) -> dict[str, np.ndarray]:
     """Gibbs-sample the unobserved nodes given the evidence.
 
@@ -604,6 +617,11 @@ def sample(
         Number of chains, >= 1.
     random_seed : int or None
         Seed of ``np.random.default_rng(random_seed).spawn(chains)``.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``nodes`` (chains, 5), every node's last value, and ``rngs``. A
+        continuation draws the next ``(tune + draws, n_free)`` uniforms of each
+        chain's stream, so two calls give the draws of one longer call bit for bit.
 
     Returns
     -------
@@ -614,26 +632,40 @@ def sample(
     check_sampler_args(draws, tune, chains, random_seed)
     cpts, evidence = data["cpts"], data["evidence"]
     nodes = free_nodes(evidence)
-    rngs = chain_rngs(random_seed, chains)
-    state = initial_states(cpts, evidence, rngs)
+    resumed = resume_state(state, SAMPLER, chains, ("nodes", "rngs"))
+    rngs = chain_streams(random_seed, chains, resumed)
+    if resumed is None:
+        current = initial_states(cpts, evidence, rngs)
+    else:
+        current = np.array(resumed["nodes"], dtype=np.int64)
     uniforms = np.stack([rng.random((tune + draws, len(nodes))) for rng in rngs])
     out = {node: np.empty((chains, draws), dtype=np.int64) for node in nodes}
     for it in range(tune + draws):
-        gibbs_sweep(state, cpts, nodes, uniforms[:, it])
+        gibbs_sweep(current, cpts, nodes, uniforms[:, it])
         if it >= tune:
             for node in nodes:
-                out[node][:, it - tune] = state[:, INDEX[node]]
+                out[node][:, it - tune] = current[:, INDEX[node]]
+    save_state(state, SAMPLER, chains, nodes=current, rngs=rngs)
     return out
 
 
 def sample_rejection(
-    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
 ) -> xr.DataTree:
     """Draw independent posterior samples by rejection from forward sampling.
 
     Forward samples are drawn in batches (sized from the exact P(evidence))
     until ``draws`` agree with the evidence. The draws are independent, so
-    ``tune`` is validated and otherwise unused.
+    ``tune`` is validated and otherwise unused. A chain's forward samples form
+    one stream (each batch is the next rows of ``rng.random((n, 5))``), and its
+    kept draws are the first ``draws`` rows of that stream that agree with the
+    evidence, whatever the batch sizes.
 
     Parameters
     ----------
@@ -647,6 +679,12 @@ def sample_rejection(
         Number of chains, >= 1.
     random_seed : int or None
         Seed of ``np.random.default_rng(random_seed).spawn(chains)``.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``rngs``, ``unused`` (per chain, the forward samples drawn but not yet
+        examined, int64 (n, 5)), ``kept`` and ``spent`` (chains,), the draws
+        kept and the forward samples examined so far (up to the last kept one).
+        Two calls give the draws and sample stats of one longer call bit for bit.
 
     Returns
     -------
@@ -654,31 +692,58 @@ def sample_rejection(
         ``posterior``: one int64 variable (chain, draw) per unobserved node;
         ``sample_stats``: ``n_proposals`` (chain, draw), the forward samples
         spent on each kept draw (geometric with mean 1 / P(evidence)), and
-        ``acceptance_rate`` (chain, draw), each chain's overall kept fraction.
+        ``acceptance_rate`` (chain, draw), the chain's kept fraction up to and
+        including that draw (kept draws / forward samples spent), so that its
+        last entry is the chain's overall fraction and a continued chain goes
+        on counting.
     """
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
     cpts, evidence = data["cpts"], data["evidence"]
     nodes = free_nodes(evidence)
     p_evidence = evidence_probability(cpts, evidence)
-    rngs = chain_rngs(random_seed, chains)
+    resumed = resume_state(state, SAMPLER_REJECTION, chains, ("rngs", "unused", "kept", "spent"))
+    rngs = chain_streams(random_seed, chains, resumed)
+    if resumed is None:
+        unused = [np.empty((0, len(NODES)), dtype=np.int64) for _ in range(chains)]
+        kept_before = np.zeros(chains, dtype=np.int64)
+        spent_before = np.zeros(chains, dtype=np.int64)
+    else:
+        unused = list(resumed["unused"])
+        kept_before = np.array(resumed["kept"], dtype=np.int64)
+        spent_before = np.array(resumed["spent"], dtype=np.int64)
     out = {node: np.empty((chains, draws), dtype=np.int64) for node in nodes}
     n_proposals = np.empty((chains, draws), dtype=np.int64)
     acceptance = np.empty((chains, draws))
     for c, rng in enumerate(rngs):
-        kept, spent, proposed = 0, [], 0
+        kept, spent, examined, states = 0, [], 0, unused[c]
         while kept < draws:
-            batch = math.ceil(1.1 * (draws - kept) / p_evidence) + 16
-            states = forward_sample(cpts, batch, rng)
+            if len(states) == 0:
+                batch = math.ceil(1.1 * (draws - kept) / p_evidence) + 16
+                states = forward_sample(cpts, batch, rng)
             positions = np.flatnonzero(consistent(states, evidence))[: draws - kept]
             for node in nodes:
                 out[node][c, kept : kept + len(positions)] = states[positions, INDEX[node]]
-            spent.append(positions + proposed)
+            spent.append(positions + examined)
             kept += len(positions)
-            proposed += batch
-        positions = np.concatenate(spent)
-        n_proposals[c] = np.diff(positions, prepend=-1)
-        acceptance[c] = draws / (positions[-1] + 1)
+            used = positions[-1] + 1 if kept == draws else len(states)
+            examined += used
+            states = states[used:]
+        positions = np.concatenate(spent) + spent_before[c]
+        n_proposals[c] = np.diff(positions, prepend=spent_before[c] - 1)
+        acceptance[c] = (kept_before[c] + np.arange(1, draws + 1)) / (positions + 1)
+        unused[c] = states.copy()
+        kept_before[c] += draws
+        spent_before[c] = positions[-1] + 1
+    save_state(
+        state,
+        SAMPLER_REJECTION,
+        chains,
+        rngs=rngs,
+        unused=unused,
+        kept=kept_before,
+        spent=spent_before,
+    )
     return from_dict(
         {
             "posterior": out,

@@ -255,7 +255,9 @@ def test_sample_rejection_contract_and_accuracy(data):
     se = np.sqrt(1 - p) / p / np.sqrt(spent.size)
     assert abs(spent.mean() - 1 / p) / se < Z
     rate = tree["sample_stats"]["acceptance_rate"].values
-    np.testing.assert_allclose(rate[:, 0], 2000 / spent.sum(axis=1))
+    # the kept fraction so far at every draw; the last is the chain's overall fraction
+    np.testing.assert_allclose(rate, np.arange(1, 2001) / spent.cumsum(axis=1))
+    np.testing.assert_allclose(rate[:, -1], 2000 / spent.sum(axis=1))
 
 
 # ------------------------------------------------------------------- bad input
@@ -293,3 +295,24 @@ def test_bad_sample_sizes_raise(data):
         bn.forward_sample(data["cpts"], -1, rng)
     with pytest.raises(ValueError, match="n must be"):
         bn.rejection_sample(data["cpts"], data["evidence"], 0, rng)
+
+
+@pytest.mark.parametrize("sampler", [bn.sample, bn.sample_rejection])
+def test_three_continued_calls_give_one_long_run(data, sampler):
+    """The unused forward samples are kept in the state, refilled batches go on the stream."""
+    state = {}
+    parts = [
+        sampler(data, draws=n, tune=t, chains=2, random_seed=5, state=state)
+        for n, t in ((40, 3), (2, 0), (300, 0))
+    ]
+    whole = sampler(data, draws=342, tune=3, chains=2, random_seed=5)
+
+    def arrays(result):
+        groups = [result] if isinstance(result, dict) else [result["posterior"]]
+        if not isinstance(result, dict):
+            groups.append(result["sample_stats"])
+        return {k: np.asarray(g[k]) for g in groups for k in g.keys()}
+
+    joined = {k: np.concatenate([arrays(p)[k] for p in parts], axis=1) for k in arrays(whole)}
+    for k, v in arrays(whole).items():
+        np.testing.assert_array_equal(joined[k], v, err_msg=k)
