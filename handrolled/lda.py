@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from arviz_base import from_dict
 
-from handrolled._common import chain_rngs
+from handrolled._common import chain_streams, resume_state, save_state
 from handrolled._lda_kernels import (
     build_topic_lists,
     initial_counts,
@@ -320,18 +320,8 @@ def _check_options(kernel, thin, var_names) -> tuple[str, ...]:
     return names
 
 
-def run_chain(
-    d: Mapping,
-    rng: np.random.Generator,
-    *,
-    draws: int,
-    tune: int,
-    thin: int,
-    kernel: str,
-    out: Mapping[str, np.ndarray],
-    log_joint_out: np.ndarray,
-) -> None:
-    """Run one chain, writing its kept draws straight into ``out``.
+def start_chain(d: Mapping, rng: np.random.Generator, kernel: str) -> dict:
+    """Draw a chain's initial topics and build what its sweeps keep up to date.
 
     Parameters
     ----------
@@ -342,6 +332,60 @@ def run_chain(
         the uniforms of the sweeps (one per token per sweep), one for the
         Dirichlet draws at kept sweeps, so which variables are kept does not
         change the path of ``z``.
+    kernel : {"sparse", "fast", "plain"}
+
+    Returns
+    -------
+    dict
+        ``rng`` and ``draw_rng`` (the two spawned streams), ``z`` (N,), the
+        counts ``n_mk`` (D, K), ``n_k`` (K,) and ``n_kv`` (K, V) for the plain
+        sweep or ``n_vk`` (V, K) and ``inv_denominator`` (K,) for the others,
+        and for the sparse sweep its topic lists ``nz_topics``, ``nz_len``,
+        ``nz_pos``: everything :func:`run_chain` continues from.
+    """
+    words, offsets = d["words"], d["offsets"]
+    D, K, V, N = d["D"], d["K"], d["V"], d["N"]
+    rng, draw_rng = rng.spawn(2)
+    z = rng.integers(0, K, size=N).astype(np.int32)  # the seed's step 1: z ~ Mult(1/K)
+    n_mk = np.zeros((D, K), dtype=np.int32)
+    n_kv = np.zeros((K, V), dtype=np.int32)
+    n_k = np.zeros(K, dtype=np.int32)
+    initial_counts(words, offsets, z, n_mk, n_kv, n_k)
+    chain = {"rng": rng, "draw_rng": draw_rng, "z": z, "n_mk": n_mk, "n_k": n_k}
+    if kernel == "plain":
+        chain["n_kv"] = n_kv
+        return chain
+    chain["n_vk"] = n_vk = np.ascontiguousarray(n_kv.T)
+    chain["inv_denominator"] = 1.0 / (n_k + V * d["beta"])
+    if kernel == "sparse":
+        nz_topics, nz_pos = np.empty_like(n_vk), np.empty_like(n_vk)
+        nz_len = np.empty(V, dtype=np.int32)
+        build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
+        chain.update(nz_topics=nz_topics, nz_len=nz_len, nz_pos=nz_pos)
+    return chain
+
+
+def run_chain(
+    d: Mapping,
+    rng: np.random.Generator | None,
+    *,
+    draws: int,
+    tune: int,
+    thin: int,
+    kernel: str,
+    out: Mapping[str, np.ndarray],
+    log_joint_out: np.ndarray,
+    chain: dict | None = None,
+) -> dict:
+    """Run one chain, writing its kept draws straight into ``out``.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    rng : numpy.random.Generator or None
+        The chain's own stream, for a fresh start (:func:`start_chain`);
+        ignored when ``chain`` is given.
     draws, tune, thin : int
         Kept draws, discarded sweeps, sweeps per kept draw.
     kernel : {"sparse", "fast", "plain"}
@@ -349,23 +393,27 @@ def run_chain(
         ``theta`` (draws, D, K) and/or ``phi`` (draws, K, V) views to fill.
     log_joint_out : ndarray, shape (draws,)
         Filled with ``log p(w, z) / N`` at every kept draw.
+    chain : dict, optional
+        A chain to continue, as :func:`start_chain` made it and earlier calls
+        left it; its arrays and generators are updated in place.
+
+    Returns
+    -------
+    dict
+        The chain (``chain``, or the one started from ``rng``) after its last sweep.
     """
-    words, offsets = d["words"], d["offsets"]
-    D, K, V, N = d["D"], d["K"], d["V"], d["N"]
+    words, offsets, N = d["words"], d["offsets"], d["N"]
     alpha, beta = d["alpha"], d["beta"]
-    rng, draw_rng = rng.spawn(2)
-    z = rng.integers(0, K, size=N).astype(np.int32)  # the seed's step 1: z ~ Mult(1/K)
-    n_mk = np.zeros((D, K), dtype=np.int32)
-    n_kv = np.zeros((K, V), dtype=np.int32)
-    n_k = np.zeros(K, dtype=np.int32)
-    initial_counts(words, offsets, z, n_mk, n_kv, n_k)
-    if kernel != "plain":
-        n_vk = np.ascontiguousarray(n_kv.T)
-        inv_denominator = 1.0 / (n_k + V * beta)
+    if chain is None:
+        chain = start_chain(d, rng, kernel)
+    rng, draw_rng = chain["rng"], chain["draw_rng"]
+    z, n_mk, n_k = chain["z"], chain["n_mk"], chain["n_k"]
+    if kernel == "plain":
+        n_kv = chain["n_kv"]
+    else:
+        n_vk, inv_denominator = chain["n_vk"], chain["inv_denominator"]
     if kernel == "sparse":
-        nz_topics, nz_pos = np.empty_like(n_vk), np.empty_like(n_vk)
-        nz_len = np.empty(V, dtype=np.int32)
-        build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
+        nz_topics, nz_len, nz_pos = chain["nz_topics"], chain["nz_len"], chain["nz_pos"]
     u = np.empty(N)  # one buffer of uniforms for every sweep: no fresh pages per sweep
     for t in range(tune + draws * thin):
         rng.random(out=u)
@@ -399,6 +447,12 @@ def run_chain(
         if "theta" in out:
             out["theta"][s] = sample_theta_given_z(n_mk, alpha, draw_rng)
         log_joint_out[s] = log_joint(n_mk, np.ascontiguousarray(counts_kv), n_k, alpha, beta) / N
+    return chain
+
+
+def _sampler_name(kernel: str) -> str:
+    """Name under which :func:`sample` with ``kernel`` writes its ``state``."""
+    return f"handrolled.lda:sample(kernel={kernel!r})"
 
 
 def sample(
@@ -412,6 +466,7 @@ def sample(
     thin: int = 1,
     var_names: Sequence[str] = VARIABLES,
     max_bytes: int = MAX_BYTES,
+    state: dict | None = None,
 ):
     r"""Sample LDA's posterior by collapsed Gibbs, drawing theta and phi at kept sweeps.
 
@@ -435,6 +490,13 @@ def sample(
         Which of ``theta`` and ``phi`` to keep (the sample stat is always kept).
     max_bytes : int
         Refuse (``ValueError``) to allocate more than this for the draws.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): key
+        ``chain_states``, per chain what :func:`start_chain` makes (the two
+        generators, ``z``, the counts, the sparse sweep's topic lists), kept
+        rather than rebuilt. Two calls give the draws and ``log_joint_per_token``
+        of one longer call bit for bit (with the same ``thin`` and
+        ``var_names``). A state is tied to its ``kernel``.
 
     Returns
     -------
@@ -456,10 +518,18 @@ def sample(
             f"> max_bytes={max_bytes / 2**30:.1f} GiB: raise thin, lower draws, or keep "
             f"fewer var_names"
         )
+    sampler = _sampler_name(kernel)
+    resumed = resume_state(state, sampler, chains, ("chain_states",))
+    if resumed is None:
+        rngs, chain_states = chain_streams(random_seed, chains, None), [None] * chains
+    else:
+        rngs, chain_states = [None] * chains, list(resumed["chain_states"])
+        if any(len(chain["z"]) != d["N"] for chain in chain_states):
+            raise ValueError(f"state holds topics for another corpus than the {d['N']} tokens")
     posterior = {n: np.empty((chains, draws, *shapes[n])) for n in names}
     stat = np.empty((chains, draws))
-    for c, rng in enumerate(chain_rngs(random_seed, chains)):
-        run_chain(
+    for c, rng in enumerate(rngs):
+        chain_states[c] = run_chain(
             d,
             rng,
             draws=draws,
@@ -468,19 +538,49 @@ def sample(
             kernel=kernel,
             out={n: a[c] for n, a in posterior.items()},
             log_joint_out=stat[c],
+            chain=chain_states[c],
         )
+    save_state(state, sampler, chains, chain_states=chain_states)
     return from_dict({"posterior": posterior, "sample_stats": {"log_joint_per_token": stat}})
 
 
-def sample_fast(data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None):
+def sample_fast(
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
+):
     """Sample with the dense cached sweep :func:`sweep_fast` (see :func:`sample`)."""
     return sample(
-        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, kernel="fast"
+        data,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        random_seed=random_seed,
+        kernel="fast",
+        state=state,
     )
 
 
-def sample_plain(data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None):
+def sample_plain(
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
+):
     """Sample with the seed's plain sweep, the teaching version (see :func:`sample`)."""
     return sample(
-        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, kernel="plain"
+        data,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        random_seed=random_seed,
+        kernel="plain",
+        state=state,
     )

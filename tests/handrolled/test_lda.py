@@ -294,3 +294,36 @@ def test_bad_sampler_options(kwargs, match):
     args = {"draws": 1, "tune": 0, "chains": 1, "random_seed": 0} | kwargs
     with pytest.raises(ValueError, match=match):
         L.sample(bad(), **args)
+
+
+@pytest.mark.parametrize("kernel", L.KERNELS)
+def test_continued_thinned_chains_are_one_long_run(kernel):
+    """Three calls on one state, thinned and keeping phi only: one call, bit for bit."""
+    d = lda_data.default_data()
+    options = {"kernel": kernel, "thin": 2, "var_names": ["phi"], "chains": 2, "random_seed": 4}
+    state = {}
+    parts = [
+        L.sample(d, draws=n, tune=t, state=state, **options) for n, t in ((2, 3), (3, 0), (2, 0))
+    ]
+    whole = L.sample(d, draws=7, tune=3, **options)
+    for group, name in (("posterior", "phi"), ("sample_stats", "log_joint_per_token")):
+        joined = np.concatenate([p[group][name].values for p in parts], axis=1)
+        np.testing.assert_array_equal(joined, whole[group][name].values)
+    # the kept counts are the counts of the kept topics
+    d_ = L.validate_data(d)
+    for chain in state["chain_states"]:
+        n_mk, n_kv, n_k = counts_of(d_, chain["z"])
+        np.testing.assert_array_equal(chain["n_mk"], n_mk)
+        np.testing.assert_array_equal(chain.get("n_kv", chain.get("n_vk", np.empty(0)).T), n_kv)
+        np.testing.assert_array_equal(chain["n_k"], n_k)
+
+
+def test_a_state_of_another_kernel_or_corpus_is_refused():
+    d = lda_data.default_data()
+    state = {}
+    L.sample(d, draws=2, tune=0, chains=2, random_seed=1, state=state, kernel="plain")
+    with pytest.raises(ValueError, match="state"):
+        L.sample(d, draws=2, tune=0, chains=2, random_seed=1, state=state, kernel="fast")
+    smaller = d | {"docs": d["docs"][:-1]}
+    with pytest.raises(ValueError, match="state"):
+        L.sample(smaller, draws=2, tune=0, chains=2, random_seed=1, state=state, kernel="plain")
