@@ -54,7 +54,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from arviz_base import from_dict
 
-from handrolled._common import chain_rngs
+from handrolled._common import chain_streams, resume_state, save_state
 from handrolled._mh_kernels import (
     LOGDENSITY_SIGNATURE,
     TARGET_ACCEPTANCE,
@@ -305,6 +305,8 @@ def sample_random_walk(
     chains: int,
     random_seed: int | None,
     adapt: bool,
+    state: dict | None = None,
+    sampler: str = "handrolled.mh:sample_random_walk",
 ):
     """Run ``chains`` random-walk chains (:func:`random_walk_kernel`) and gather them.
 
@@ -323,22 +325,44 @@ def sample_random_walk(
         and draws, in order, its start, ``tune + draws`` normals and as many uniforms.
     adapt : bool
         Tune the proposal scale during ``tune``.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``position`` and ``scale`` (chains,), each chain's last point and its
+        frozen proposal scale, and ``rngs``. A continuation runs ``tune``
+        discarded iterations without adapting, then ``draws`` kept ones, at the
+        frozen scale, from the last point, on the chain's own stream (the next
+        ``tune + draws`` normals, then as many uniforms). It is a valid
+        continuation of the same chain but *not* bit for bit one longer run:
+        a run draws all its normals before its uniforms, so a run of ``a``
+        draws does not use the first uniforms of a run of ``a + b``, and no
+        continuation could match without changing every run's draws.
+    sampler : str
+        Name under which the state is written (the public sampler's).
 
     Returns
     -------
     xarray.DataTree
         See :func:`to_datatree`.
     """
+    resumed = resume_state(state, sampler, chains, ("position", "scale", "rngs"))
+    rngs = chain_streams(random_seed, chains, resumed)
     out = _allocate(chains, draws)
     scales = np.empty(chains)
-    for c, rng in enumerate(chain_rngs(random_seed, chains)):
-        start = float(draw_start(rng))
+    for c, rng in enumerate(rngs):
+        if resumed is None:
+            start, start_scale, adapting = float(draw_start(rng)), float(scale), adapt
+        else:
+            start, start_scale = float(resumed["position"][c]), float(resumed["scale"][c])
+            adapting = False
         normals = rng.standard_normal(tune + draws)
         uniforms = rng.random(tune + draws)
         scales[c] = random_walk_kernel(
-            *target, start, float(scale), normals, uniforms, tune, adapt,
+            *target, start, start_scale, normals, uniforms, tune, adapting,
             out["x"][c], out["lp"][c], out["acceptance_rate"][c], out["accepted"][c],
         )  # fmt: skip
+    save_state(
+        state, sampler, chains, position=out["x"][:, -1].copy(), scale=scales.copy(), rngs=rngs
+    )
     return to_datatree(out, scales)
 
 
@@ -352,6 +376,8 @@ def sample_independence(
     tune: int,
     chains: int,
     random_seed: int | None,
+    state: dict | None = None,
+    sampler: str = "handrolled.mh:sample_independence",
 ):
     """Run ``chains`` independence-sampler chains (:func:`independence_kernel`) and gather them.
 
@@ -370,21 +396,36 @@ def sample_independence(
     random_seed : int or None
         Seed; each chain draws, in order, its start, ``tune + draws`` proposals and
         as many uniforms from its own spawned generator.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``position`` (chains,), each chain's last point, and ``rngs``. A
+        continuation draws the next ``tune + draws`` proposals and uniforms of
+        the chain's stream and starts from the last point: a valid continuation
+        of the same chain but, as in :func:`sample_random_walk` (proposals
+        before uniforms), not bit for bit one longer run.
+    sampler : str
+        Name under which the state is written (the public sampler's).
 
     Returns
     -------
     xarray.DataTree
         See :func:`to_datatree` (``proposal_scale`` is NaN: there is no scale).
     """
+    resumed = resume_state(state, sampler, chains, ("position", "rngs"))
+    rngs = chain_streams(random_seed, chains, resumed)
     out = _allocate(chains, draws)
-    for c, rng in enumerate(chain_rngs(random_seed, chains)):
-        start = float(draw_start(rng))
+    for c, rng in enumerate(rngs):
+        if resumed is None:
+            start = float(draw_start(rng))
+        else:
+            start = float(resumed["position"][c])
         proposals = np.ascontiguousarray(draw_proposals(rng, tune + draws), dtype=np.float64)
         uniforms = rng.random(tune + draws)
         independence_kernel(
             *target, *proposal_density, start, proposals, uniforms, tune,
             out["x"][c], out["lp"][c], out["acceptance_rate"][c], out["accepted"][c],
         )  # fmt: skip
+    save_state(state, sampler, chains, position=out["x"][:, -1].copy(), rngs=rngs)
     return to_datatree(out, np.full(chains, np.nan))
 
 

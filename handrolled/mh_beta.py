@@ -140,6 +140,7 @@ def sample(
     chains: int,
     random_seed: int | None,
     adapt: bool = True,
+    state: dict | None = None,
 ):
     """Random-walk Metropolis on Beta(a, b) (seed 003; seed 001 section 6.2).
 
@@ -154,6 +155,10 @@ def sample(
     adapt : bool, default True
         Tune the proposal scale during ``tune`` (only); ``False`` keeps
         ``proposal_sd`` throughout, as the seed does.
+    state : dict, optional
+        Continue chains (:mod:`handrolled._common`): from each chain's last point
+        at its frozen scale, on its own stream; a valid continuation, not bit for
+        bit one longer run (see :func:`handrolled.mh.sample_random_walk`).
 
     Returns
     -------
@@ -172,6 +177,8 @@ def sample(
         chains=chains,
         random_seed=random_seed,
         adapt=adapt,
+        state=state,
+        sampler="handrolled.mh_beta:sample",
     )
 
 
@@ -228,7 +235,13 @@ def draw_proposals(rng: np.random.Generator, n: int, data: Mapping) -> np.ndarra
 
 
 def sample_independence(
-    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
 ):
     """Independence sampler on Beta(a, b) (seed 001 section 6.3).
 
@@ -244,6 +257,10 @@ def sample_independence(
         Kept draws per chain, discarded iterations, number of chains.
     random_seed : int or None
         Seed of the per-chain generators.
+    state : dict, optional
+        Continue chains (:mod:`handrolled._common`): from each chain's last point,
+        on its own stream; a valid continuation, not bit for bit one longer run
+        (see :func:`handrolled.mh.sample_independence`).
 
     Returns
     -------
@@ -261,4 +278,6 @@ def sample_independence(
         tune=tune,
         chains=chains,
         random_seed=random_seed,
+        state=state,
+        sampler="handrolled.mh_beta:sample_independence",
     )

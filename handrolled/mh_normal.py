@@ -142,6 +142,7 @@ def sample(
     chains: int,
     random_seed: int | None,
     adapt: bool = True,
+    state: dict | None = None,
 ):
     """Random-walk Metropolis on Normal(mu, sigma) (seed 003; seed 001 section 6.2).
 
@@ -156,6 +157,10 @@ def sample(
     adapt : bool, default True
         Tune the proposal scale during ``tune`` (only); ``False`` keeps
         ``proposal_sd`` throughout, as the seed does.
+    state : dict, optional
+        Continue chains (:mod:`handrolled._common`): from each chain's last point
+        at its frozen scale, on its own stream; a valid continuation, not bit for
+        bit one longer run (see :func:`handrolled.mh.sample_random_walk`).
 
     Returns
     -------
@@ -174,6 +179,8 @@ def sample(
         chains=chains,
         random_seed=random_seed,
         adapt=adapt,
+        state=state,
+        sampler="handrolled.mh_normal:sample",
     )
 
 
@@ -198,7 +205,13 @@ def draw_proposals(rng: np.random.Generator, n: int, data: Mapping) -> np.ndarra
 
 
 def sample_independence(
-    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
 ):
     """Independence sampler on Normal(mu, sigma) (seed 001 section 6.3).
 
@@ -214,6 +227,10 @@ def sample_independence(
         Kept draws per chain, discarded iterations, number of chains.
     random_seed : int or None
         Seed of the per-chain generators.
+    state : dict, optional
+        Continue chains (:mod:`handrolled._common`): from each chain's last point,
+        on its own stream; a valid continuation, not bit for bit one longer run
+        (see :func:`handrolled.mh.sample_independence`).
 
     Returns
     -------
@@ -231,4 +248,6 @@ def sample_independence(
         tune=tune,
         chains=chains,
         random_seed=random_seed,
+        state=state,
+        sampler="handrolled.mh_normal:sample_independence",
     )

@@ -1,3 +1,4 @@
+import copy
 import math
 
 import numpy as np
@@ -173,3 +174,61 @@ def test_datatree_holds_posterior_and_sample_stats():
     stats = tree.sample_stats
     assert set(stats.data_vars) == {"acceptance_rate", "accepted", "lp", "proposal_scale"}
     np.testing.assert_array_equal(stats["proposal_scale"].values, [[0.5] * 3, [2.0] * 3])
+
+
+# --- continuing chains (the state keyword) ------------------------------------------
+
+
+def _continue_by_hand(state, run_kernel):
+    """The continuation a state promises: from its last points, on copies of its streams."""
+    rngs = [copy.deepcopy(rng) for rng in state["rngs"]]
+    points = zip(rngs, state["position"], strict=True)
+    return [run_kernel(rng, float(x), c) for c, (rng, x) in enumerate(points)]
+
+
+def test_a_continued_random_walk_goes_on_from_its_last_point_at_its_frozen_scale():
+    state = {}
+    first = mh.sample_random_walk(
+        TARGET, lambda rng: rng.uniform(-1, 1), 0.5,
+        draws=30, tune=40, chains=2, random_seed=3, adapt=True, state=state,
+    )  # fmt: skip
+    np.testing.assert_array_equal(state["position"], first["posterior"]["x"].values[:, -1])
+    scales = first["sample_stats"]["proposal_scale"].values[:, -1]
+    np.testing.assert_array_equal(state["scale"], scales)
+
+    def by_hand(rng, x, c):
+        normals, uniforms = rng.standard_normal(25), rng.random(25)
+        out = [np.empty(20), np.empty(20), np.empty(20), np.empty(20, dtype=bool)]
+        mh.random_walk_kernel(*TARGET, x, scales[c], normals, uniforms, 5, False, *out)
+        return out[0]
+
+    expected = _continue_by_hand(state, by_hand)
+    second = mh.sample_random_walk(
+        TARGET, None, 0.5, draws=20, tune=5, chains=2, random_seed=None, adapt=True, state=state,
+    )  # fmt: skip
+    np.testing.assert_array_equal(second["posterior"]["x"].values, np.stack(expected))
+    np.testing.assert_array_equal(second["sample_stats"]["proposal_scale"].values[:, 0], scales)
+
+
+def test_a_continued_independence_chain_goes_on_from_its_last_point():
+    proposal = mh.Target(std_normal_nb, np.array([0.0, 2.0]))
+    draw_proposals = lambda rng, n: rng.normal(0.0, 2.0, n)  # noqa: E731
+    state = {}
+    first = mh.sample_independence(
+        TARGET, proposal, lambda rng: 0.5, draw_proposals,
+        draws=10, tune=3, chains=2, random_seed=8, state=state,
+    )  # fmt: skip
+    np.testing.assert_array_equal(state["position"], first["posterior"]["x"].values[:, -1])
+
+    def by_hand(rng, x, c):
+        proposals, uniforms = draw_proposals(rng, 12), rng.random(12)
+        out = [np.empty(12), np.empty(12), np.empty(12), np.empty(12, dtype=bool)]
+        mh.independence_kernel(*TARGET, *proposal, x, proposals, uniforms, 0, *out)
+        return out[0]
+
+    expected = _continue_by_hand(state, by_hand)
+    second = mh.sample_independence(
+        TARGET, proposal, None, draw_proposals, draws=12, tune=0, chains=2, random_seed=None,
+        state=state,
+    )  # fmt: skip
+    np.testing.assert_array_equal(second["posterior"]["x"].values, np.stack(expected))
