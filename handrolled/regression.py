@@ -47,7 +47,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import chain_rngs
+from handrolled._common import chain_streams, resume_state, save_state
 from pairdata.checks import check_sampler_args
 from pairdata.regression import validate_data
 
@@ -62,6 +62,12 @@ MAX_THIN = 100_000
 
 _CHUNK_SWEEPS = 1 << 20
 """Sweeps whose random numbers are drawn at once (bounds memory, not results)."""
+
+SAMPLER = "handrolled.regression:sample"
+"""Name under which :func:`sample` writes its ``state``."""
+
+SAMPLER_BLOCKED = "handrolled.regression:sample_blocked"
+"""Name under which :func:`sample_blocked` writes its ``state``."""
 
 # Index of each sufficient statistic in the array made by sufficient_statistics.
 _N, _XBAR, _YBAR, _SXX, _SXY, _SYY = range(6)
@@ -575,15 +581,23 @@ def initial_point(stats: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([b0 + 3.0 * se0 * z[0], b1 + 3.0 * se1 * z[1], s2 * math.exp(z[2])])
 
 
-def _run(kernel, data, draws, tune, chains, random_seed, thin) -> dict[str, np.ndarray]:
+def _run(
+    kernel, data, draws, tune, chains, random_seed, thin, state, sampler
+) -> dict[str, np.ndarray]:
     data = validate_data(data)
     stats = sufficient_statistics(data["height"], data["weight"])
     m0, m1, epsilon = data["m0"], data["m1"], data["epsilon"]
     shape = epsilon + 0.5 * stats[_N]
+    resumed = resume_state(state, sampler, chains, ("point", "rngs"))
+    rngs = chain_streams(random_seed, chains, resumed)
+    points = np.empty((chains, 3))
     out = np.empty((chains, draws, 3))
     per_chunk = max(1, _CHUNK_SWEEPS // thin)
-    for chain, rng in enumerate(chain_rngs(random_seed, chains)):
-        state = initial_point(stats, rng)
+    for chain, rng in enumerate(rngs):
+        if resumed is None:
+            point = initial_point(stats, rng)
+        else:
+            point = np.array(resumed["point"][chain], dtype=np.float64)
         for keep, n_kept in ((False, tune), (True, draws)):
             done = 0
             while done < n_kept:
@@ -591,8 +605,10 @@ def _run(kernel, data, draws, tune, chains, random_seed, thin) -> dict[str, np.n
                 normals = rng.standard_normal((k * thin, 2))
                 gammas = rng.standard_gamma(shape, k * thin)
                 target = out[chain, done : done + k] if keep else np.empty((k, 3))
-                kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, target)
+                kernel(stats, m0, m1, epsilon, point, normals, gammas, thin, target)
                 done += k
+        points[chain] = point
+    save_state(state, sampler, chains, point=points, rngs=rngs)
     return {name: np.ascontiguousarray(out[..., i]) for i, name in enumerate(VARIABLES)}
 
 
@@ -604,6 +620,7 @@ def sample(
     chains: int,
     random_seed: int | None,
     thin: int | None = None,
+    state: dict | None = None,
 ) -> dict[str, np.ndarray]:
     """Sample the posterior with the seed's one-at-a-time Gibbs sampler.
 
@@ -628,6 +645,16 @@ def sample(
         Seed; the same seed gives the same draws bit for bit.
     thin : int, optional
         Sweeps per kept draw; None for :func:`default_thin`.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``point`` (chains, 3), each chain's last ``(beta0, beta1, sigma2)``
+        (after its last sweep, thinned or not), and ``rngs``. A continuation
+        runs ``tune`` and then ``draws`` thinned draws from that point on the
+        chain's own stream: a valid continuation of the same chain but *not*
+        bit for bit one longer run, because a run draws, per block of sweeps,
+        all its normals and then all its gammas, so a run of ``a`` draws does
+        not use the first gammas of a run of ``a + b``; no continuation could
+        match without changing every run's draws.
 
     Returns
     -------
@@ -637,7 +664,7 @@ def sample(
     _check_settings(draws, tune, chains, random_seed, thin)
     data = validate_data(data)
     thin = default_thin(data) if thin is None else thin
-    return _run(gibbs_kernel, data, draws, tune, chains, random_seed, thin)
+    return _run(gibbs_kernel, data, draws, tune, chains, random_seed, thin, state, SAMPLER)
 
 
 def sample_blocked(
@@ -648,6 +675,7 @@ def sample_blocked(
     chains: int,
     random_seed: int | None,
     thin: int = 1,
+    state: dict | None = None,
 ) -> dict[str, np.ndarray]:
     """Sample the posterior with blocked Gibbs: ``(beta0, beta1) | sigma2``, then ``sigma2``.
 
@@ -669,6 +697,15 @@ def sample_blocked(
         Seed; the same seed gives the same draws bit for bit.
     thin : int
         Sweeps per kept draw, >= 1.
+    state : dict, optional
+        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        ``point`` and ``rngs``, as in :func:`sample`. A continuation
+        runs ``tune`` and then ``draws`` thinned draws from that point on the
+        chain's own stream: a valid continuation of the same chain but *not*
+        bit for bit one longer run, because a run draws, per block of sweeps,
+        all its normals and then all its gammas, so a run of ``a`` draws does
+        not use the first gammas of a run of ``a + b``; no continuation could
+        match without changing every run's draws.
 
     Returns
     -------
@@ -676,4 +713,6 @@ def sample_blocked(
         ``beta0``, ``beta1``, ``sigma2``, each shaped (chains, draws).
     """
     _check_settings(draws, tune, chains, random_seed, thin)
-    return _run(blocked_kernel, data, draws, tune, chains, random_seed, thin)
+    return _run(
+        blocked_kernel, data, draws, tune, chains, random_seed, thin, state, SAMPLER_BLOCKED
+    )

@@ -1,3 +1,5 @@
+import copy
+
 import arviz_base as azb
 import arviz_stats
 import numpy as np
@@ -354,3 +356,27 @@ def test_log_posterior_differences_match_scipy():
         for b0, b1, s2 in points
     ]
     np.testing.assert_allclose(np.diff(ours), np.diff(theirs), rtol=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("sampler", "kernel"),
+    [(reg.sample, reg.gibbs_kernel), (reg.sample_blocked, reg.blocked_kernel)],
+)
+def test_a_continued_chain_goes_on_from_its_last_point_on_its_own_stream(sampler, kernel):
+    """A continuation is the kernel run from the stored point with the stored stream."""
+    state = {}
+    first = sampler(DATA, draws=6, tune=2, chains=2, random_seed=9, thin=3, state=state)
+    last = np.stack([first[v][:, -1] for v in reg.VARIABLES], axis=1)
+    np.testing.assert_array_equal(state["point"], last)
+    d = reg.validate_data(DATA)
+    stats_ = reg.sufficient_statistics(d["height"], d["weight"])
+    shape = d["epsilon"] + 0.5 * len(d["height"])
+    expected = np.empty((2, 4, 3))
+    for c, rng in enumerate(copy.deepcopy(state["rngs"])):
+        point = state["point"][c].copy()
+        normals, gammas = rng.standard_normal((12, 2)), rng.standard_gamma(shape, 12)
+        kernel(stats_, d["m0"], d["m1"], d["epsilon"], point, normals, gammas, 3, expected[c])
+    second = sampler(DATA, draws=4, tune=0, chains=2, random_seed=9, thin=3, state=state)
+    for i, v in enumerate(reg.VARIABLES):
+        np.testing.assert_array_equal(second[v], expected[..., i])
+    np.testing.assert_array_equal(state["point"], expected[:, -1])
