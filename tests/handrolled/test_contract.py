@@ -67,7 +67,10 @@ def reference_run(pair, name):
 
 
 def same(a: dict, b: dict) -> bool:
-    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    """Same keys, and the same values bit for bit (NaN equal to NaN, e.g. a missing scale)."""
+    return a.keys() == b.keys() and all(
+        np.array_equal(a[k], b[k], equal_nan=np.asarray(a[k]).dtype.kind in "fc") for k in a
+    )
 
 
 def assert_unchanged(before, after, where="data"):
@@ -153,4 +156,135 @@ def test_the_data_passed_in_is_not_modified(pair, name, spec):
     data = pair.load_data()
     before = copy.deepcopy(data)
     run(pair, spec, data=data)
+    assert_unchanged(before, data)
+
+
+# ------------------------------------------- continuing chains (the ``state`` keyword)
+
+FIRST, SECOND = 5, 3  # FIRST + SECOND == DRAWS: the two calls together are the reference run
+
+# Samplers that draw two blocks of random numbers of different kinds per run (normals or
+# proposals, then uniforms or gammas): a run of FIRST draws does not use the first numbers
+# of a run of FIRST + SECOND, so no continuation can match one longer run without changing
+# today's draws for a seed. They continue the same chains instead (handrolled._common).
+CONTINUES_BUT_NOT_BIT_IDENTICAL = {
+    "handrolled.mh_normal:sample",
+    "handrolled.mh_normal:sample_independence",
+    "handrolled.mh_beta:sample",
+    "handrolled.mh_beta:sample_independence",
+    "handrolled.regression:sample",
+    "handrolled.regression:sample_blocked",
+}
+
+
+def everything(result) -> dict[str, np.ndarray]:
+    """Posterior draws and per-draw sample stats, keyed ``group/name``."""
+    if isinstance(result, xr.DataTree):
+        return {
+            f"{group}/{name}": var.values
+            for group in ("posterior", "sample_stats")
+            if group in result.children
+            for name, var in result[group].data_vars.items()
+        }
+    return {f"posterior/{name}": np.asarray(values) for name, values in result.items()}
+
+
+def call(pair, spec, *, draws, tune, chains=CHAINS, random_seed=SEED, data=None, **kwargs):
+    data = pair.load_data() if data is None else data
+    return everything(
+        sampler_of(spec)(
+            data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, **kwargs
+        )
+    )
+
+
+@functools.cache
+def _reference_everything(pair_name: str, name: str):
+    pair = get_pair(pair_name)
+    return call(pair, pair.handrolled[name], draws=DRAWS, tune=TUNE)
+
+
+def continued(pair, spec, state, *, chains=CHAINS):
+    first = call(pair, spec, draws=FIRST, tune=TUNE, chains=chains, state=state)
+    second = call(pair, spec, draws=SECOND, tune=0, chains=chains, state=state)
+    return first, second
+
+
+def spec_name(spec) -> str:
+    return spec if isinstance(spec, str) else f"{spec.__module__}:{spec.__qualname__}"
+
+
+@pytest.mark.parametrize(("pair", "name", "spec"), VARIANTS, ids=IDS)
+def test_state_none_and_an_empty_state_give_todays_draws(pair, name, spec):
+    reference = _reference_everything(pair.name, name)
+    assert same(call(pair, spec, draws=DRAWS, tune=TUNE, state=None), reference)
+    state = {}
+    assert same(call(pair, spec, draws=DRAWS, tune=TUNE, state=state), reference)
+    assert state["chains"] == CHAINS
+    assert sum(1 for _ in leaves(state, np.random.Generator)) >= CHAINS
+
+
+@pytest.mark.parametrize(("pair", "name", "spec"), VARIANTS, ids=IDS)
+def test_continuing_gives_the_draws_of_one_longer_run(pair, name, spec):
+    """``draws=FIRST`` then ``draws=SECOND, tune=0`` on one state == one run of ``DRAWS``.
+
+    Posterior and sample stats, bit for bit. The samplers of
+    :data:`CONTINUES_BUT_NOT_BIT_IDENTICAL` are held to less: the first call is
+    today's run of ``FIRST`` draws, the continuation is reproducible and is not a
+    restart (their module tests check that it starts from the stored point).
+    """
+    state = {}
+    first, second = continued(pair, spec, state)
+    reference = _reference_everything(pair.name, name)
+    assert first.keys() == second.keys() == reference.keys()
+    if spec_name(spec) not in CONTINUES_BUT_NOT_BIT_IDENTICAL:
+        joined = {k: np.concatenate([first[k], second[k]], axis=1) for k in first}
+        assert same(joined, reference)
+        return
+    assert same(first, call(pair, spec, draws=FIRST, tune=TUNE))
+    again = continued(pair, spec, {})
+    assert same(first, again[0]) and same(second, again[1])
+    restarted = call(pair, spec, draws=SECOND, tune=0)
+    assert not same(second, restarted)
+
+
+@pytest.mark.parametrize(("pair", "name", "spec"), VARIANTS, ids=IDS)
+def test_a_state_for_other_chains_or_from_elsewhere_is_refused(pair, name, spec):
+    state = {}
+    call(pair, spec, draws=2, tune=0, chains=2, state=state)
+    with pytest.raises(ValueError, match="state"):
+        call(pair, spec, draws=2, tune=0, chains=3, state=state)
+    with pytest.raises(ValueError, match="state"):
+        call(pair, spec, draws=2, tune=0, chains=2, state={"x": 1.0, "chains": 2})
+    with pytest.raises(ValueError, match="state"):
+        call(pair, spec, draws=2, tune=0, chains=2, state=state | {"sampler": "someone else"})
+    with pytest.raises(ValueError, match="state"):
+        call(pair, spec, draws=2, tune=0, chains=2, state=[1, 2])
+
+
+def leaves(value, kind=np.ndarray):
+    """The objects of type ``kind`` in nested mappings and sequences."""
+    if isinstance(value, Mapping):
+        for v in value.values():
+            yield from leaves(v, kind)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from leaves(v, kind)
+    elif isinstance(value, kind):
+        yield value
+
+
+@pytest.mark.parametrize(("pair", "name", "spec"), VARIANTS, ids=IDS)
+def test_a_state_shares_no_memory_with_the_data_or_the_draws(pair, name, spec):
+    data = pair.load_data()
+    before = copy.deepcopy(data)
+    state = {}
+    result = sampler_of(spec)(
+        data, draws=FIRST, tune=TUNE, chains=CHAINS, random_seed=SEED, state=state
+    )
+    outputs = list(everything(result).values())
+    for held in leaves(state):
+        for other in [*leaves(data), *outputs]:
+            assert not np.shares_memory(held, other)
+    call(pair, spec, draws=SECOND, tune=0, data=data, state=state)
     assert_unchanged(before, data)
