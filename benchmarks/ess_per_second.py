@@ -232,9 +232,10 @@ def measure_pair(
     ValueError
         Unknown pair or bad settings.
     """
-    from comparisons.run import run_pair
+    from comparisons.run import resolve_settings, run_pair
 
     pair = _pair(name)
+    fixed = resolve_settings(pair, draws=draws)["draws"]  # one look: speed, not a verdict
     repeats = check_integer("repeats", repeats, 1)
     seed = check_integer("seed", seed, 0)
     if budget_s is not None:
@@ -245,7 +246,7 @@ def measure_pair(
     def progress(event: RunEvent) -> None:
         if event.stage == "start":
             memory.reset()
-        else:
+        elif event.stage == "done":
             peaks[event.side] = memory.increment_mb()
 
     warm = run_pair(
@@ -254,6 +255,7 @@ def measure_pair(
         tune=WARMUP_DRAWS,
         chains=chains or 2,
         seed=seed,
+        max_draws=WARMUP_DRAWS,
         progress=progress,
     )
     first_run = {label: side.timings["total_s"] for label, side in warm.sides.items()}
@@ -264,11 +266,18 @@ def measure_pair(
             break
         peaks = {}
         result = run_pair(
-            pair, draws=draws, tune=tune, chains=chains, seed=seed + r, progress=progress
+            pair,
+            draws=draws,
+            tune=tune,
+            chains=chains,
+            seed=seed + r,
+            max_draws=fixed,
+            progress=progress,
         )
         runs.append((result, dict(peaks)))
     settings = dict(runs[0][0].settings)
-    settings.pop("seed", None)
+    for key in ("seed", "tolerance", "max_draws", "max_seconds"):
+        settings.pop(key, None)
     sides: dict[str, Any] = {}
     for label in runs[0][0].sides:
         rows = []

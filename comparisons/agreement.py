@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import arviz_stats as azs
 import numpy as np
@@ -51,6 +51,18 @@ from comparisons.pair import PROBS, ExactMarginal, quantile_label
 
 ALPHA = 0.01
 """Family-wise false-alarm rate of the z-checks of one run."""
+ALPHA_EQUIVALENCE = 0.05
+"""Error rate of ``agree``: the probability of certifying a resolution that a difference exceeds.
+
+Each check's resolution is the upper end of the (1 - 2 alpha) confidence
+interval of its absolute difference, and ``agree`` needs every resolution
+within its tolerance: an intersection-union test (Berger 1982), whose level is
+alpha with no multiplicity correction, however many checks there are."""
+TOLERANCE = 0.2
+"""Default ``delta`` of ``agree``: differences within +-0.2 posterior sd (:func:`tolerances`)."""
+TAIL_FACTOR = 2.0
+"""The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
+2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""
 Z_DF = 30
 """Degrees of freedom of the Student-t that turns a z-score into a p-value.
 
@@ -75,6 +87,9 @@ MAX_PRODUCTS = 64
 
 STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
 AGREE, DISAGREE, NOT_CONVERGED = "agree", "disagree", "not converged"
+INCONCLUSIVE = "inconclusive"
+VERDICTS = (AGREE, INCONCLUSIVE, NOT_CONVERGED, DISAGREE)
+"""Every verdict, from best to worst."""
 SAMPLE_DIMS = ("chain", "draw")
 CHECK_COLUMNS = (
     "comparison", "side", "kind", "quantity", "statistic", "value", "threshold", "passed",
@@ -236,8 +251,11 @@ def z_checks(
         ``side`` (the side it judges: the candidate, or the side checked
         against the exact answer), ``kind`` (``"agreement"`` or ``"exact"``),
         ``quantity``, ``statistic``, ``a``, ``b``, ``z`` (the value), ``p``
-        (two-sided), ``se_batch`` (the difference's standard error with the
-        chains as batches, see :func:`summarize`).
+        (two-sided), ``se`` (the difference's standard error from the MCSEs),
+        ``se_batch`` (its standard error with the chains as batches, see
+        :func:`summarize`), ``scale`` (the posterior sd that :func:`resolutions`
+        measures the difference in: the root mean square of the two sides' sds,
+        or the exact sd where it is known).
     """
     rows = []
     for a_label, b_label in pairs:
@@ -254,7 +272,10 @@ def z_checks(
                     b.at[quantity, stat],
                     se,
                 )
-                rows.append({**row, "side": a_label, "kind": "agreement", "se_batch": batch})
+                scale = np.hypot(a.at[quantity, "sd"], b.at[quantity, "sd"]) / np.sqrt(2)
+                rows.append(
+                    {**row, "side": a_label, "kind": "agreement", "se_batch": batch, "scale": scale}
+                )
     for label, summary in summaries.items():
         for quantity, exact in (reference or {}).items():
             if quantity not in summary.index:
@@ -268,9 +289,12 @@ def z_checks(
                     f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
                 )
                 batch = summary.at[quantity, f"batch_{stat}"]
-                rows.append({**row, "side": label, "kind": "exact", "se_batch": batch})
-    columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p"]
-    columns.append("se_batch")
+                scale = exact.sd if exact.sd is not None else summary.at[quantity, "sd"]
+                rows.append(
+                    {**row, "side": label, "kind": "exact", "se_batch": batch, "scale": scale}
+                )
+    columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p", "se"]
+    columns += ["se_batch", "scale"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -290,6 +314,7 @@ def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
         "b": float(b),
         "z": z,
         "p": float(2 * stats.t.sf(abs(z), Z_DF)),
+        "se": float(se),
     }
 
 
@@ -312,6 +337,85 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     threshold[order] = stats.t.isf(level / 2, Z_DF)
     passed[order] = ~rejected_sorted
     return checks.assign(threshold=threshold, passed=passed)
+
+
+def tolerances(delta: float = TOLERANCE) -> dict[str, float]:
+    """Return the tolerance of every statistic, in posterior sd units, for a given ``delta``.
+
+    ``delta`` for the mean, the sd (a relative error of the sd) and the median;
+    :data:`TAIL_FACTOR` times ``delta`` for the 5 % and 95 % quantiles.
+    """
+    if not (isinstance(delta, (int, float)) and np.isfinite(delta) and delta > 0):
+        raise ValueError(f"tolerance must be a positive number (posterior sds), got {delta!r}")
+    tails = {quantile_label(p): TAIL_FACTOR * delta for p in PROBS if p != 0.5}
+    return {"mean": delta, "sd": delta, quantile_label(0.5): delta, **tails}
+
+
+def resolutions(
+    z_table: pd.DataFrame,
+    delta: float = TOLERANCE,
+    alpha: float = ALPHA_EQUIVALENCE,
+    means_only: Collection[str] = (),
+) -> pd.DataFrame:
+    """Add each check's resolution and whether it lies within its tolerance (two one-sided tests).
+
+    The difference ``(a - b) / scale`` is in posterior sd units, and so is its
+    standard error ``se / scale``. The check's *resolution* is
+    ``|difference| + t(1 - alpha, Z_DF) * se / scale``: the smallest tolerance
+    whose two one-sided tests (Schuirmann 1987) both reject at level ``alpha``,
+    i.e. the upper end of the difference's (1 - 2 alpha) confidence interval in
+    absolute value. A check is ``equivalent`` when its resolution is below its
+    tolerance (:func:`tolerances`). ``agree`` needs every check equivalent: by
+    the intersection-union principle the claim "every difference is within
+    its tolerance" then errs with probability at most ``alpha``.
+
+    Parameters
+    ----------
+    z_table : pandas.DataFrame
+        From :func:`z_checks` (columns ``a``, ``b``, ``se``, ``scale``, ``statistic``).
+    delta : float
+        The tolerance of means, sds and medians (:func:`tolerances`).
+    alpha : float
+        Level of each one-sided test.
+    means_only : collection of str
+        Quantities whose mean alone is certified: the centred products, whose
+        mean is a covariance but whose sd and tail quantiles are fourth-moment
+        statistics of heavy-tailed draws (a product of two normals has kurtosis
+        9; with an inverse-gamma factor, far more). Their other statistics
+        keep their z-checks (a difference is still detected) but get no
+        tolerance (``NaN``, ``equivalent`` missing).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``z_table`` with ``difference`` (sd units, signed), ``resolution``,
+        ``tolerance`` and ``equivalent``. Identical statistics (a degenerate
+        quantile of a discrete quantity) have resolution 0; a difference with
+        no finite standard error or scale has an infinite one.
+    """
+    limits = tolerances(delta)
+    critical = stats.t.isf(alpha, Z_DF)
+    diff = (z_table["a"] - z_table["b"]).to_numpy(dtype=float)
+    se = z_table["se"].to_numpy(dtype=float)
+    scale = z_table["scale"].to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resolution = (np.abs(diff) + critical * se) / scale
+    usable = np.isfinite(resolution) & (scale > 0)
+    resolution = np.where(usable, resolution, np.inf)
+    resolution[diff == 0] = np.where(usable[diff == 0], resolution[diff == 0], 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        difference = np.where(scale > 0, diff / scale, np.where(diff == 0, 0.0, np.inf))
+    tolerance = z_table["statistic"].map(limits).to_numpy(dtype=float, copy=True)
+    spread = z_table["quantity"].isin(list(means_only)) & (z_table["statistic"] != "mean")
+    tolerance[spread.to_numpy()] = np.nan
+    equivalent = pd.Series(resolution < tolerance, index=z_table.index, dtype=object)
+    equivalent[np.isnan(tolerance)] = None
+    return z_table.assign(
+        difference=difference,
+        resolution=resolution,
+        tolerance=tolerance,
+        equivalent=equivalent,
+    )
 
 
 def rhat_threshold(
@@ -417,12 +521,19 @@ def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
 
 
 def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | None = None) -> str:
-    """Return the verdict: ``"disagree"``, ``"not converged"`` or ``"agree"``.
+    """Return the verdict: ``"disagree"``, ``"not converged"``, ``"inconclusive"`` or ``"agree"``.
 
-    Draws outside the support (a failed support check) mean disagree; otherwise
-    a failed gate means not converged, unless a z-check is ``gross`` (see
-    :func:`gross_differences`: a difference no plausible Monte Carlo error
-    explains, which is disagree); otherwise one failed z-check means disagree.
+    In this order:
+
+    * draws outside the support (a failed support check): ``disagree``;
+    * a failed gate: ``not converged``, unless a z-check is ``gross`` (see
+      :func:`gross_differences`: a difference no plausible Monte Carlo error
+      explains), which is ``disagree``;
+    * a failed z-check or multivariate check (a difference detected): ``disagree``;
+    * every z-check ``equivalent`` (its resolution within its tolerance,
+      :func:`resolutions`): ``agree``;
+    * otherwise nothing was detected but the resolution was not reached:
+      ``inconclusive`` (run longer).
     """
     if support is not None and len(support) and not support["passed"].all():
         return DISAGREE
@@ -431,7 +542,12 @@ def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | 
         return DISAGREE if gross.fillna(False).astype(bool).any() else NOT_CONVERGED
     if len(z_table) and not z_table["passed"].all():
         return DISAGREE
-    return AGREE
+    equivalent = z_table["equivalent"].dropna() if "equivalent" in z_table else pd.Series()
+    return AGREE if equivalent.astype(bool).all() else INCONCLUSIVE
+
+
+CHECK_RESOLUTION_COLUMNS = ("difference", "resolution", "tolerance", "equivalent")
+"""Columns a z-check adds to :data:`CHECK_COLUMNS` (:func:`resolutions`), with ``gross``."""
 
 
 def compare_draws(
@@ -441,6 +557,10 @@ def compare_draws(
     *,
     statistics: Sequence[str] = STATISTICS,
     alpha: float = ALPHA,
+    tolerance: float = TOLERANCE,
+    alpha_equivalence: float = ALPHA_EQUIVALENCE,
+    means_only: Collection[str] = (),
+    multivariate: bool = True,
 ) -> tuple[str, pd.DataFrame, dict[str, pd.DataFrame]]:
     """Compare sides given as quantities arrays: the whole agreement procedure.
 
@@ -455,40 +575,76 @@ def compare_draws(
     statistics : sequence of str
         Statistics to compare.
     alpha : float
-        Family-wise false-alarm rate.
+        Family-wise false-alarm rate of the z-checks (Holm).
+    tolerance : float
+        ``delta`` of :func:`tolerances`: the resolution ``agree`` certifies.
+    alpha_equivalence : float
+        Level of the two one-sided tests behind ``agree`` (:func:`resolutions`).
+    means_only : collection of str
+        Quantities whose mean alone ``agree`` certifies (:func:`resolutions`).
+    multivariate : bool
+        Add the energy checks (:func:`energy_checks`); a sequential run adds
+        them once, at its last look (:func:`with_energy_checks`).
 
     Returns
     -------
     verdict : str
     checks : pandas.DataFrame
-        The z-checks (with ``kind="agreement"`` or ``"exact"``), the gates
-        (``kind="diagnostic"``) and the support checks (``kind="support"``),
-        columns :data:`CHECK_COLUMNS` and ``gross`` (:func:`gross_differences`,
-        false but for z-checks); ``side`` names the side each check judges
-        (:func:`side_verdicts`).
+        The z-checks (with ``kind="agreement"`` or ``"exact"``), the
+        multivariate checks, the gates (``kind="diagnostic"``) and the support
+        checks (``kind="support"``); columns :data:`CHECK_COLUMNS`, ``gross``
+        (:func:`gross_differences`, false but for z-checks) and
+        :data:`CHECK_RESOLUTION_COLUMNS` (empty but for z-checks); ``side``
+        names the side each check judges (:func:`side_verdicts`).
     summaries : dict of str to DataFrame
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    for name, value in (("alpha", alpha), ("alpha_equivalence", alpha_equivalence)):
+        if not (isinstance(value, (int, float)) and 0 < value < 1):
+            raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
+    tolerances(tolerance)  # checks it
     chains = {da.sizes["chain"] for da in sides.values()}
     with warnings.catch_warnings():
         # Non-finite draws make NaN statistics; the support checks below report them.
         warnings.simplefilter("ignore", RuntimeWarning)
         summaries = {label: summarize(da) for label, da in sides.items()}
     z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
+    z_table = resolutions(z_table, tolerance, alpha_equivalence, means_only)
     draws = max(da.sizes["draw"] for da in sides.values())
     gates = diagnostic_checks(summaries, max(chains), draws)
     support = support_checks(sides)
     z_table = z_table.assign(value=z_table["z"], statistic="z(" + z_table["statistic"] + ")")
     z_table["gross"] = gross_differences(z_table)
-    columns = [*CHECK_COLUMNS, "gross"]
-    z_table = pd.concat([z_table[columns], energy_checks(sides, pairs, summaries)])
-    result = verdict(z_table, gates, support)
+    columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS]
     checks = pd.concat(
         [z_table[columns], gates.assign(gross=False), support.assign(gross=False)],
         ignore_index=True,
     )
-    return result, checks, summaries
+    if multivariate:
+        checks = with_energy_checks(checks, sides, pairs, summaries)
+    return verdict_of(checks), checks, summaries
+
+
+def verdict_of(checks: pd.DataFrame) -> str:
+    """Return the :func:`verdict` of a table of checks of every kind, taken together."""
+    kind = checks["kind"]
+    return verdict(
+        checks[kind.isin(["agreement", "exact", "multivariate"])],
+        checks[kind == "diagnostic"],
+        checks[kind == "support"],
+    )
+
+
+def with_energy_checks(
+    checks: pd.DataFrame,
+    sides: Mapping[str, xr.DataArray],
+    pairs: Sequence[tuple[str, str]],
+    summaries: Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """Return ``checks`` with :func:`energy_checks`' multivariate checks after the z-checks."""
+    energy_rows = energy_checks(sides, pairs, summaries)
+    is_z = checks["kind"].isin(["agreement", "exact"])
+    parts = [checks[is_z], energy_rows, checks[~is_z]]
+    return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
 
 def energy_checks(
@@ -584,11 +740,5 @@ def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) ->
     for label in sides:
         if label == reference:
             continue
-        mine = checks[checks["side"].isin([label, reference])]
-        kind = mine["kind"]
-        out[label] = verdict(
-            mine[kind.isin(["agreement", "exact", "multivariate"])],
-            mine[kind == "diagnostic"],
-            mine[kind == "support"],
-        )
+        out[label] = verdict_of(checks[checks["side"].isin([label, reference])])
     return out

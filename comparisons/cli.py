@@ -52,6 +52,26 @@ def build_parser() -> argparse.ArgumentParser:
         ("--seed", "random seed shared by both sides"),
     ):
         compare.add_argument(flag, type=int, help=help_text)
+    compare.add_argument(
+        "--tolerance",
+        type=float,
+        metavar="DELTA",
+        help="the resolution 'agree' certifies, in posterior sds "
+        "(default 0.2; twice that for the 5%% and 95%% quantiles)",
+    )
+    compare.add_argument(
+        "--max-draws",
+        type=int,
+        metavar="N",
+        help="draws per chain an undecided run may grow to (default 8 x --draws; "
+        "equal to --draws for one look)",
+    )
+    compare.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="start no new look that would end after S seconds (default: no limit)",
+    )
     compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
@@ -187,6 +207,9 @@ def _run(pair, args, data=None):
         tune=getattr(args, "tune", None),
         chains=getattr(args, "chains", None),
         seed=getattr(args, "seed", None),
+        tolerance=getattr(args, "tolerance", None),
+        max_draws=getattr(args, "max_draws", None),
+        max_seconds=getattr(args, "max_seconds", None),
     )
 
 

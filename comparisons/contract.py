@@ -5,11 +5,19 @@ array}`` with every array shaped ``(chains, draws, *event_shape)``, or a
 DataTree with a ``posterior`` group. A sampler that raises, or returns other
 names, shapes or non-finite draws, breaks the contract: :class:`SamplerError`
 (a ``ValueError``, so the command line exits 2 naming it).
+
+Continuing chains (optional). A sampler that accepts a keyword ``state``
+(:func:`resumable`) can be continued: the harness passes an empty dict the
+first time, the sampler starts fresh and stores in it what it needs to go on,
+and later calls with the same dict (and ``tune=0``) continue those chains for
+``draws`` more draws (``handrolled/_common.py`` states the protocol). A
+sampler without ``state`` is rerun from the start with more draws.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -50,6 +58,35 @@ def call_sampler(name: str, func: Callable, data: Mapping, **kwargs: Any) -> Any
         return func(copy.deepcopy(data), **kwargs)
     except Exception as exc:
         raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
+
+
+def resumable(func: Callable) -> bool:
+    """Return True when ``func`` accepts a keyword ``state``: it can continue its chains."""
+    try:
+        parameter = inspect.signature(func).parameters.get("state")
+    except (TypeError, ValueError):  # a builtin or other callable without a signature
+        return False
+    keyword = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return parameter is not None and parameter.kind in keyword
+
+
+def concat_draws(first: xr.DataTree, more: xr.DataTree) -> xr.DataTree:
+    """Return ``first`` followed by ``more`` along ``draw``: the same chains, continued.
+
+    The ``posterior`` and, where both have it, the ``sample_stats`` group are
+    joined; draws are numbered ``0 .. n - 1`` again.
+    """
+    groups = {}
+    for group in ("posterior", "sample_stats"):
+        if group in first.children and group in more.children:
+            joined = xr.concat(
+                [first[group].to_dataset(), more[group].to_dataset()],
+                dim="draw",
+                coords="minimal",
+                compat="override",
+            )
+            groups[group] = joined.assign_coords(draw=np.arange(joined.sizes["draw"]))
+    return xr.DataTree.from_dict(groups)
 
 
 def to_datatree(

@@ -19,19 +19,24 @@ import numpy as np
 import pandas as pd
 
 from comparisons import html
-from comparisons.agreement import AGREE, DISAGREE, NOT_CONVERGED
+from comparisons.agreement import (
+    AGREE,
+    ALPHA_EQUIVALENCE,
+    DISAGREE,
+    INCONCLUSIVE,
+    NOT_CONVERGED,
+    STATISTICS,
+    tolerances,
+)
 from comparisons.files import finite_or_none, write_atomic, write_report
 from comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
-VERDICT_WORDS = {
-    AGREE: "The two samplers agree: every statistic matches within its Monte Carlo error, "
-    "and both sides converged.",
-    DISAGREE: "The two samplers disagree: at least one statistic differs by more than its "
-    "Monte Carlo error can explain. One of them samples the wrong distribution.",
-    NOT_CONVERGED: "Not converged: a side failed the R-hat or effective-sample-size gates, "
-    "so its estimates cannot be trusted yet. Run longer (more draws or tune) and compare again.",
+VERDICT_COLOURS = {
+    AGREE: html.GREEN,
+    DISAGREE: html.RED,
+    NOT_CONVERGED: html.AMBER,
+    INCONCLUSIVE: html.AMBER,
 }
-VERDICT_COLOURS = {AGREE: html.GREEN, DISAGREE: html.RED, NOT_CONVERGED: html.AMBER}
 
 
 def to_json(result: PairResult) -> dict:
@@ -47,6 +52,10 @@ def to_json(result: PairResult) -> dict:
             "threshold": finite_or_none(row.threshold),
             "passed": bool(row.passed),
             "gross": bool(row.gross),
+            "difference": finite_or_none(row.difference),
+            "resolution": _resolution_or_none(row.resolution),
+            "tolerance": finite_or_none(row.tolerance),
+            "equivalent": None if pd.isna(row.equivalent) else bool(row.equivalent),
         }
         for row in result.checks.itertuples()
     ]
@@ -69,9 +78,46 @@ def to_json(result: PairResult) -> dict:
         "verdict": result.verdict,
         "checks": checks,
         "settings": result.settings,
+        "resolution": {
+            "tolerance": dict(tolerances(result.settings["tolerance"])),
+            "reached": _reached(result),
+            "alpha_equivalence": ALPHA_EQUIVALENCE,
+        },
+        "looks": result.looks,
         "timings": result.timings,
         "sides": sides,
     }
+
+
+def _resolution_or_none(value) -> float | str | None:
+    """Return a resolution for JSON: a number, ``"inf"`` (no finite bound) or None (no z-check)."""
+    if value is None or pd.isna(value):
+        return None
+    return "inf" if math.isinf(value) else float(value)
+
+
+def resolution_table(result: PairResult) -> pd.DataFrame:
+    """Per quantity, the resolution reached for each statistic: the largest over its checks.
+
+    In posterior sds: the side(s) under test and PyMC differ by less than this
+    at the run's confidence (``agreement.resolutions``). ``NaN`` where no
+    tolerance applies (the spread of a centred product). Rows sorted from the
+    worst (largest resolution over tolerance) down.
+    """
+    z = result.checks[result.checks["kind"].isin(["agreement", "exact"])]
+    z = z[z["tolerance"].notna()]
+    if z.empty:
+        return pd.DataFrame()
+    z = z.assign(stat=z["statistic"].str.slice(2, -1), excess=z["resolution"] / z["tolerance"])
+    table = z.pivot_table(index="quantity", columns="stat", values="resolution", aggfunc="max")
+    order = z.groupby("quantity")["excess"].max().sort_values(ascending=False).index
+    return table.loc[order, [c for c in STATISTICS if c in table.columns]]
+
+
+def _reached(result: PairResult) -> dict[str, float | str | None]:
+    """Return the largest resolution of each statistic over every certified check."""
+    table = resolution_table(result)
+    return {stat: _resolution_or_none(table[stat].max()) for stat in table.columns}
 
 
 def _origin(pair) -> str:
@@ -95,13 +141,33 @@ def verdict_sentence(result: PairResult) -> str:
     variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
     variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
     reference = html.escape(result.sides[PYMC].sampler)
+    limits = tolerances(result.settings["tolerance"])
+    confidence = f"{1 - ALPHA_EQUIVALENCE:.0%}"
     if result.verdict == AGREE:
+        reached = resolution_table(result).max()
+        worst = " and ".join(
+            f"{reached[stat]:.2f} for {stat}" for stat in reached.index[reached.notna()][:2]
+        )
         return (
             f"The hand-written sampler ({html.escape(variants)}) and PyMC's {reference} draw "
-            "from the "
-            f"same distribution of {variables}: all {len(z)} comparisons of means, sds and "
-            "quantiles are within their Monte Carlo error, and every side passed its "
-            f"{len(gates)} convergence gates."
+            f"from the same distribution of {variables} to within the stated resolution: at "
+            f"{confidence} confidence, every one of the {len(z)} compared statistics differs by "
+            f"less than {limits['mean']:g} posterior sd (means, sds and medians; "
+            f"{limits['q5']:g} for the 5 % and 95 % quantiles), no test detected a difference, "
+            f"and every side passed its {len(gates)} convergence gates. The largest resolution "
+            f"reached: {worst} (table below)."
+        )
+    if result.verdict == INCONCLUSIVE:
+        table = resolution_table(result)
+        excess = (table / pd.Series(limits)).max(axis=1)
+        open_ = int((excess >= 1).sum())
+        draws = result.looks[-1]["draws"] if result.looks else result.settings["draws"]
+        return (
+            f"Inconclusive: no test detected a difference, but {open_} quantities have not "
+            f"reached the resolution (their difference is not yet known to lie within "
+            f"{limits['mean']:g} posterior sd) after {draws} draws per chain, the run's budget. "
+            "Run longer (raise <code>--max-draws</code>) or accept a coarser "
+            "<code>--tolerance</code>."
         )
     if result.verdict == DISAGREE:
         bad = z[~z["passed"]]
@@ -158,8 +224,8 @@ def render_pair(result: PairResult) -> str:
         f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
         html.verdict_banner(f"Verdict: {result.verdict}", colour),
         f"<p>{verdict_sentence(result)}</p>",
-        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, "
-        f"{s['draws']} draws after {s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
+        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
+        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
         "<h2>Sides</h2>",
         "<table><tr><th>side</th><th>sampler</th><th>verdict</th><th>compile (s)</th>"
         "<th>sampling (s)</th><th>min ESS bulk / s</th><th>acceptance</th></tr>"
@@ -176,6 +242,8 @@ def render_pair(result: PairResult) -> str:
             else []
         ),
         *extras,
+        "<h2>Resolution reached</h2>",
+        _resolution_section(result),
         f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
         html.table(failed) if len(failed) else "<p>None.</p>",
         "<h2>Summaries</h2>",
@@ -223,6 +291,33 @@ def render_pair(result: PairResult) -> str:
 
 TABLE_ROWS = 20
 """Rows of a summary table shown on a page (LDA has hundreds; the JSON has them all)."""
+
+
+def _draws_sentence(result: PairResult) -> str:
+    """``"1000 draws"``, or the looks of a run that grew: ``"1000 → 2000 → 4000 draws"``."""
+    draws = [look["draws"] for look in result.looks] or [result.settings["draws"]]
+    grown = " → ".join(str(d) for d in draws)
+    budget = result.settings.get("max_draws")
+    return f"{grown} draws (up to {budget})" if budget else f"{grown} draws"
+
+
+def _resolution_section(result: PairResult) -> str:
+    """Return the resolution table with the sentence that says how to read it."""
+    table = resolution_table(result)
+    if table.empty:
+        return "<p>No statistic was compared.</p>"
+    limits = tolerances(result.settings["tolerance"])
+    header = ", ".join(f"{k} {v:g}" for k, v in limits.items())
+    return (
+        f"<p>Per quantity, the largest difference between the sides (and between each side "
+        f"and the exact answer) that is still compatible with the draws at "
+        f"{1 - ALPHA_EQUIVALENCE:.0%} confidence, in posterior sds: the upper end of the "
+        f"difference's confidence interval (two one-sided tests). <code>agree</code> needs "
+        f"every entry below its tolerance ({header}); the spread of a centred product is "
+        f"tested for differences but not certified. Worst first.</p>"
+        + _head(table, TABLE_ROWS).to_html(float_format="%.3f", border=0, na_rep="")
+        + _more(len(table), TABLE_ROWS, "quantities")
+    )
 
 
 def _head(table, rows: int):

@@ -22,15 +22,18 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from comparisons import agreement
+from comparisons import agreement, contract
 from comparisons.contract import call_sampler, to_datatree
 from comparisons.loading import resolve
 from comparisons.pair import ExactMarginal, Pair
 from comparisons.pymc_runner import PYMC, pymc_method, pymc_sample
 from comparisons.witness import LOG_DENSITIES, ModelWitness
-from pairdata.checks import check_integer
+from pairdata.checks import check_integer, check_positive
 
 DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
+BUDGET_FACTOR = 8
+"""A run may grow to this many times its first draws unless told otherwise (``max_draws``):
+looks at 1, 2, 4 and 8 times the draws."""
 HANDROLLED, USER, PYMC_STEP = "handrolled", "user", "pymc_step"
 ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
 """What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
@@ -99,14 +102,16 @@ class RunEvent:
 
     ``str(event)`` is the line the command line prints:
     ``[lda] handrolled:gibbs: 4 chains x 2000 draws`` at the start of a side,
-    ``[lda] handrolled:gibbs: done in 3.21 s`` when it is done.
+    ``[lda] handrolled:gibbs: done in 3.21 s`` when it is done, and
+    ``[lda] undecided at 2000 draws (...): extending`` between looks
+    (``stage="look"``, with every side's ``verdicts`` at that look).
 
     Attributes
     ----------
     pair : str
     side : str
         The side's label (:attr:`Side.label`).
-    stage : {"start", "done"}
+    stage : {"start", "done", "look"}
     chains, draws : int
     seconds : float or None
         The side's wall time (compilation included), when ``"done"``.
@@ -118,10 +123,14 @@ class RunEvent:
     chains: int
     draws: int
     seconds: float | None = None
+    verdicts: Mapping[str, str] | None = None
 
     def __str__(self) -> str:
         if self.stage == "start":
             return f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws"
+        if self.stage == "look":
+            open_ = ", ".join(f"{k}: {v}" for k, v in (self.verdicts or {}).items())
+            return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
         return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s"
 
 
@@ -139,6 +148,11 @@ class PairResult:
     reference: Mapping[str, ExactMarginal] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     data: Mapping[str, Any] = field(default_factory=dict)
+    looks: list[dict[str, Any]] = field(default_factory=list)
+    """Per look: ``look``, ``draws`` per chain, the error rates spent (``alpha``,
+    ``alpha_equivalence``), its ``seconds`` and every side's ``verdicts``."""
+    pymc_runs: dict[tuple[str, int], Side] = field(default_factory=dict)
+    """PyMC's runs by (side label, draws): what ``pymc_from`` reuses."""
 
     def ess_per_second(self, label: str) -> float:
         """Minimum bulk ESS over the compared quantities per second of sampling."""
@@ -146,9 +160,17 @@ class PairResult:
         return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
 
 
-def resolve_settings(pair: Pair, **overrides: int | None) -> dict[str, int]:
-    """Merge the global defaults, the pair's defaults and explicit overrides, and check them."""
+def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
+    """Merge the global defaults, the pair's defaults and explicit overrides, and check them.
+
+    Besides ``draws``, ``tune``, ``chains`` and ``seed``: ``tolerance`` (the
+    ``delta`` that ``agree`` certifies, :func:`comparisons.agreement.tolerances`),
+    ``max_draws`` (draws per chain the run may grow to; default
+    :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look) and
+    ``max_seconds`` (wall time after which no new look starts; default none).
+    """
     settings = {**DEFAULT_SETTINGS, **pair.settings}
+    settings.update({"tolerance": agreement.TOLERANCE, "max_draws": None, "max_seconds": None})
     settings.update({k: v for k, v in overrides.items() if v is not None})
     for key, low in (("draws", 1), ("tune", 0), ("chains", 1), ("seed", 0)):
         check_integer(key, settings[key], low)
@@ -156,7 +178,40 @@ def resolve_settings(pair: Pair, **overrides: int | None) -> dict[str, int]:
         raise ValueError(
             f"chains must be >= 2 so that R-hat can be computed, got {settings['chains']}"
         )
+    if settings["max_draws"] is None:
+        settings["max_draws"] = BUDGET_FACTOR * settings["draws"]
+    check_integer("max_draws", settings["max_draws"], settings["draws"])
+    agreement.tolerances(settings["tolerance"])  # checks it
+    if settings["max_seconds"] is not None:
+        check_positive("max_seconds", settings["max_seconds"])
     return settings
+
+
+def look_draws(draws: int, max_draws: int) -> list[int]:
+    """Return the draws per chain at each look: ``draws`` doubled until ``max_draws``.
+
+    >>> look_draws(1000, 8000)
+    [1000, 2000, 4000, 8000]
+    >>> look_draws(1000, 5000)
+    [1000, 2000, 4000, 5000]
+    """
+    looks = [draws]
+    while looks[-1] < max_draws:
+        looks.append(min(2 * looks[-1], max_draws))
+    return looks
+
+
+def spent(look: int, looks: int, alpha: float) -> float:
+    """Return the error rate spent at ``look`` (1-based) of at most ``looks``.
+
+    ``alpha / (k (k + 1))`` at look ``k`` before the last, and what is left,
+    ``alpha / looks``, at the last: the levels sum to ``alpha``, so by the
+    union bound the run errs with probability at most ``alpha`` however many
+    looks it takes. One look spends all of ``alpha``: a fixed-size run.
+    """
+    if look == looks:
+        return alpha / looks
+    return alpha / (look * (look + 1))
 
 
 def run_pair(
@@ -168,10 +223,23 @@ def run_pair(
     tune: int | None = None,
     chains: int | None = None,
     seed: int | None = None,
+    tolerance: float | None = None,
+    max_draws: int | None = None,
+    max_seconds: float | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     pymc_from: PairResult | None = None,
 ) -> PairResult:
-    """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them.
+    """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
+
+    The run is sequential: it compares the sides at ``draws`` per chain, and
+    while a side under test is neither ``agree`` nor ``disagree`` it doubles
+    the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
+    ``max_seconds``. A sampler that accepts ``state`` continues its chains
+    (:func:`comparisons.contract.resumable`); any other side, PyMC's
+    included, is rerun from the start with the same seed and more draws. Each
+    look spends part of the error rates (:func:`spent`), so the verdict's
+    error rates hold over all the looks. The energy check runs once, at the
+    last look.
 
     Parameters
     ----------
@@ -184,9 +252,17 @@ def run_pair(
         Data for both sides; default ``pair.load_data()``.
     draws, tune, chains, seed : int, optional
         Override the pair's default settings; both sides get the same ones.
+    tolerance : float, optional
+        The resolution ``agree`` certifies, in posterior sds (default
+        :data:`comparisons.agreement.TOLERANCE`).
+    max_draws : int, optional
+        Draws per chain the run may grow to (default :data:`BUDGET_FACTOR`
+        times ``draws``; ``max_draws=draws`` makes one look).
+    max_seconds : float, optional
+        No new look starts once it would likely end after this many seconds.
     progress : callable, optional
         Receives a :class:`RunEvent` at the start and the end of every side
-        (default: print it to stderr).
+        and between looks (default: print it to stderr).
     pymc_from : PairResult, optional
         An earlier run of the same pair with the same settings and data: its
         PyMC draws (deterministic given the seed) are reused instead of compiling
@@ -203,9 +279,22 @@ def run_pair(
         sampler under test fails or returns the wrong names or shapes.
     """
     say = progress or _stderr
-    settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed)
+    settings = resolve_settings(
+        pair,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        seed=seed,
+        tolerance=tolerance,
+        max_draws=max_draws,
+        max_seconds=max_seconds,
+    )
+    cache: dict[tuple[str, int], Side] = {}
     if pymc_from is not None:
-        if pymc_from.pair.name != pair.name or pymc_from.settings != settings:
+        same = ("draws", "tune", "chains", "seed")
+        if pymc_from.pair.name != pair.name or any(
+            pymc_from.settings[k] != settings[k] for k in same
+        ):
             raise ValueError(
                 f"pymc_from ran {pymc_from.pair.name} with {pymc_from.settings}; "
                 f"this run is {pair.name} with {settings}"
@@ -213,9 +302,9 @@ def run_pair(
         if data is not None and data is not pymc_from.data:
             raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")
         data = pymc_from.data
+        cache = pymc_from.pymc_runs
     data = pair.load_data() if data is None else data
     witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
-    model = witness.model
     unknown = [v for v in pair.variables if v not in witness.variables]
     if unknown:
         raise ValueError(
@@ -228,35 +317,70 @@ def run_pair(
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
     else:
         samplers = [(USER, USER, sampler)]
-    references = [(PYMC, PYMC, None), *((PYMC_STEP, k, v) for k, v in pair.pymc_steps.items())]
-
-    chains, draws = settings["chains"], settings["draws"]
-    sides: dict[str, Side] = {}
-    for role, variant, spec in [*samplers, *references]:
-        label = side_label(role, variant)
-        if role in (PYMC, PYMC_STEP):
-            if pymc_from is not None:
-                sides[label] = replace(pymc_from.sides[label], quantities=None)
-                continue
-            say(RunEvent(pair.name, label, "start", chains, draws))
-            side = _run_pymc(role, variant, model, settings, pair, spec)
-        else:
-            func = resolve(spec)
-            say(RunEvent(pair.name, label, "start", chains, draws))
-            side = _run_handrolled(role, variant, spec, func, data, settings, shapes)
-        sides[label] = side
-        say(RunEvent(pair.name, label, "done", chains, draws, side.timings["total_s"]))
+    growing: dict[str, _HandrolledChains | _PymcChains] = {}
+    for role, variant, spec in samplers:
+        growing[side_label(role, variant)] = _HandrolledChains(
+            pair.name, role, variant, spec, data, settings, shapes
+        )
+    for role, variant, step in [
+        (PYMC, PYMC, None),
+        *((PYMC_STEP, *kv) for kv in pair.pymc_steps.items()),
+    ]:
+        growing[side_label(role, variant)] = _PymcChains(
+            role, variant, witness.model, settings, pair, step, cache
+        )
 
     reference = dict(pair.reference(data)) if pair.reference else {}
-    _attach_quantities(pair, data, sides, reference, witness)
-    compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
-    _, checks, summaries = agreement.compare_draws(
-        {label: side.quantities for label, side in sides.items()},
-        compared,
-        reference,
-        statistics=pair.statistics,
-    )
+    schedule = look_draws(settings["draws"], settings["max_draws"])
+    started = time.perf_counter()
+    looks: list[dict[str, Any]] = []
+    for k, n in enumerate(schedule, start=1):
+        look_start = time.perf_counter()
+        sides = {}
+        for label, chains_ in growing.items():
+            sides[label] = chains_.grow(n, say)
+        products = _attach_quantities(pair, data, sides, reference, witness)
+        compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
+        quantities = {label: side.quantities for label, side in sides.items()}
+        alpha = spent(k, len(schedule), agreement.ALPHA)
+        alpha_equivalence = spent(k, len(schedule), agreement.ALPHA_EQUIVALENCE)
+        _, checks, summaries = agreement.compare_draws(
+            quantities,
+            compared,
+            reference,
+            statistics=pair.statistics,
+            alpha=alpha,
+            tolerance=settings["tolerance"],
+            alpha_equivalence=alpha_equivalence,
+            means_only=products,
+            multivariate=False,
+        )
+        verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
+        decided = all(
+            verdicts[label] in (agreement.AGREE, agreement.DISAGREE)
+            for label, side in sides.items()
+            if side.role in UNDER_TEST
+        )
+        now = time.perf_counter()
+        budget = settings["max_seconds"]
+        out_of_time = budget is not None and (now - started) + 2 * (now - look_start) > budget
+        looks.append(
+            {
+                "look": k,
+                "draws": n,
+                "alpha": alpha,
+                "alpha_equivalence": alpha_equivalence,
+                "seconds": now - look_start,
+                "verdicts": dict(verdicts),
+            }
+        )
+        if decided or out_of_time or k == len(schedule):
+            break
+        say(RunEvent(pair.name, "", "look", settings["chains"], n, now - look_start, verdicts))
+
+    checks = agreement.with_energy_checks(checks, quantities, compared, summaries)
     verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
+    looks[-1]["verdicts"] = dict(verdicts)
     under_test = [verdicts[label] for label, side in sides.items() if side.role in UNDER_TEST]
     verdict = max(under_test, key=SEVERITY.index)
     return PairResult(
@@ -270,25 +394,94 @@ def run_pair(
         reference=reference,
         timings={label: side.timings["total_s"] for label, side in sides.items()},
         data=data,
+        looks=looks,
+        pymc_runs=cache,
     )
 
 
-SEVERITY = (agreement.AGREE, agreement.NOT_CONVERGED, agreement.DISAGREE)
+SEVERITY = agreement.VERDICTS
 """Verdicts from best to worst: the pair's verdict is its worst hand-rolled side's."""
 
 
-def _run_handrolled(role, variant, spec, func, data, settings, shapes) -> Side:
-    kwargs = {"draws": settings["draws"], "tune": settings["tune"], "chains": settings["chains"]}
-    name = spec if isinstance(spec, str) else side_label(role, variant)
-    start = time.perf_counter()
-    call_sampler(name, func, data, draws=1, tune=0, chains=1, random_seed=0)  # JIT warm-up
-    warmup = time.perf_counter() - start
-    start = time.perf_counter()
-    output = call_sampler(name, func, data, random_seed=settings["seed"], **kwargs)
-    sampling = time.perf_counter() - start
-    tree = to_datatree(output, list(shapes), shapes, settings["chains"], settings["draws"], name)
-    timings = {"compile_s": warmup, "sampling_s": sampling, "total_s": warmup + sampling}
-    return Side(role=role, variant=variant, sampler=name, tree=tree, timings=timings)
+class _HandrolledChains:
+    """A hand-rolled side's chains across looks: continued if the sampler can, else rerun."""
+
+    def __init__(self, pair_name, role, variant, spec, data, settings, shapes):
+        self.pair_name, self.role, self.variant, self.data = pair_name, role, variant, data
+        self.func = resolve(spec)
+        self.settings, self.shapes = settings, shapes
+        self.name = spec if isinstance(spec, str) else side_label(role, variant)
+        self.state: dict | None = {} if contract.resumable(self.func) else None
+        self.side: Side | None = None
+
+    def _call(self, draws: int, tune: int) -> xr.DataTree:
+        extra = {} if self.state is None else {"state": self.state}
+        output = call_sampler(
+            self.name,
+            self.func,
+            self.data,
+            draws=draws,
+            tune=tune,
+            chains=self.settings["chains"],
+            random_seed=self.settings["seed"],
+            **extra,
+        )
+        chains = self.settings["chains"]
+        return to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
+
+    def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
+        """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
+        label, chains = side_label(self.role, self.variant), self.settings["chains"]
+        say(RunEvent(self.pair_name, label, "start", chains, draws))
+        begin = time.perf_counter()
+        if self.side is None:  # JIT warm-up, timed apart
+            call_sampler(self.name, self.func, self.data, draws=1, tune=0, chains=1, random_seed=0)
+            start = time.perf_counter()
+            timings = {"compile_s": start - begin, "sampling_s": 0.0}
+            tree = None
+        else:
+            start = begin
+            timings, tree = dict(self.side.timings), self.side.tree
+        if tree is not None and self.state is not None:
+            have = tree["posterior"].sizes["draw"]
+            tree = contract.concat_draws(tree, self._call(draws - have, 0))
+        else:
+            tree = self._call(draws, self.settings["tune"])
+        end = time.perf_counter()
+        timings["sampling_s"] += end - start
+        timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
+        self.side = Side(self.role, self.variant, self.name, tree, timings)
+        say(RunEvent(self.pair_name, label, "done", chains, draws, end - begin))
+        return self.side
+
+
+class _PymcChains:
+    """A PyMC side across looks: rerun with the same seed and more draws, or found in ``cache``."""
+
+    def __init__(self, role, variant, model, settings, pair: Pair, step, cache):
+        self.role, self.variant, self.model, self.settings = role, variant, model, settings
+        self.pair, self.step, self.cache = pair, step, cache
+        self.label = side_label(role, variant)
+        self.total = 0.0
+
+    def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
+        """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""
+        key = (self.label, draws)
+        if key not in self.cache:
+            chains = self.settings["chains"]
+            say(RunEvent(self.pair.name, self.label, "start", chains, draws))
+            settings = {**self.settings, "draws": draws}
+            self.cache[key] = _run_pymc(
+                self.role, self.variant, self.model, settings, self.pair, self.step
+            )
+            seconds = self.cache[key].timings["total_s"]
+            say(RunEvent(self.pair.name, self.label, "done", chains, draws, seconds))
+        side = self.cache[key]
+        self.total += side.timings["total_s"]
+        compile_s = side.timings["compile_s"]
+        timings = {"compile_s": compile_s, "sampling_s": self.total - compile_s}
+        timings["total_s"] = self.total
+        return replace(side, quantities=None, timings=timings)
 
 
 def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Side:
@@ -304,8 +497,11 @@ def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> S
 
 def _attach_quantities(
     pair: Pair, data, sides: Mapping[str, Side], reference, witness: ModelWitness
-) -> None:
+) -> list[str]:
     """Give every side its quantities: aligned components, products, derived ones.
+
+    Returns the names of the centred products (whose mean alone ``agree``
+    certifies, :func:`comparisons.agreement.resolutions`).
 
     The derived ones are the pair's own ``derived`` quantities and PyMC's
     ``log_prior`` and ``log_likelihood`` of every draw (:mod:`comparisons.witness`).
@@ -332,8 +528,11 @@ def _attach_quantities(
         if values and all(np.all(v == values[0].flat[0]) for v in values):
             for ld in log_densities.values():  # constant everywhere (a flat prior): no information
                 ld.pop(name, None)
+    products: list[str] = []
     for label, side in sides.items():
-        parts = [components[label], agreement.centred_products(components[label], centers)]
+        product = agreement.centred_products(components[label], centers)
+        products = [str(q) for q in product["quantity"].values]
+        parts = [components[label], product]
         derived = dict(log_densities[label])
         if pair.derived is not None:
             derived.update(pair.derived(posteriors[label], data, centers))
@@ -344,6 +543,7 @@ def _attach_quantities(
             parts.append(da.expand_dims(quantity=[qname], axis=-1))
         parts = [p.drop_vars([c for c in p.coords if c != "quantity"]) for p in parts]
         side.quantities = xr.concat(parts, dim="quantity")
+    return products
 
 
 def _stderr(event: RunEvent) -> None:

@@ -34,6 +34,9 @@ def compare(
     tune: int | None = None,
     chains: int | None = None,
     seed: int | None = None,
+    tolerance: float | None = None,
+    max_draws: int | None = None,
+    max_seconds: float | None = None,
     out: str | Path | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     **extras: Any,
@@ -54,6 +57,9 @@ def compare(
     draws, tune, chains, seed : int, optional
         Settings shared by both sides; default the model module's ``SETTINGS``,
         then 1000, 1000, 4 and a fixed seed.
+    tolerance, max_draws, max_seconds : optional
+        The resolution ``agree`` certifies and the run's budget
+        (:func:`comparisons.run.run_pair`).
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
@@ -66,7 +72,8 @@ def compare(
     Returns
     -------
     comparisons.run.PairResult
-        ``verdict`` (``"agree"``, ``"disagree"``, ``"not converged"``),
+        ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``,
+        ``"not converged"``),
         ``checks`` (a DataFrame: comparison, kind, quantity, statistic, value,
         threshold, passed) and ``summaries`` (per side, a DataFrame of
         statistics, MCSEs, ESS and R-hat per quantity).
@@ -93,6 +100,9 @@ def compare(
         tune=tune,
         chains=chains,
         seed=seed,
+        tolerance=tolerance,
+        max_draws=max_draws,
+        max_seconds=max_seconds,
         progress=progress,
     )
     if out is not None:
@@ -132,7 +142,8 @@ def failure_message(result, limit: int = 20) -> str:
     """Return the verdict and the failed checks of ``result`` as lines of text.
 
     Support failures come first, then the z-checks (largest ``|z|`` first), then
-    the convergence gates.
+    the convergence gates, then the checks whose resolution is not within its
+    tolerance (what leaves a run ``inconclusive``).
     """
     checks = result.checks
     failed = checks[~checks["passed"].astype(bool)]
@@ -150,4 +161,15 @@ def failure_message(result, limit: int = 20) -> str:
         )
     if len(failed) > limit:
         lines.append(f"  ... and {len(failed) - limit} more")
+    if "equivalent" in checks:
+        open_ = checks[checks["equivalent"].eq(False)]  # None: no tolerance applies
+        open_ = open_.assign(_excess=open_["resolution"] / open_["tolerance"])
+        open_ = open_.sort_values("_excess", ascending=False)
+        if len(open_):
+            lines.append(f"  {len(open_)} checks have not reached their tolerance:")
+        for row in open_.head(limit).itertuples():
+            lines.append(
+                f"  {row.comparison} {row.quantity} {row.statistic}: resolution "
+                f"{row.resolution:.3g} sd (tolerance {row.tolerance:.3g})"
+            )
     return "\n".join(lines)

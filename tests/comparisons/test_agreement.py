@@ -30,9 +30,13 @@ def gibbs(seed: int, draws: int = 1000) -> np.ndarray:
     return bn.sample(DATA, draws=draws, tune=100, chains=4, random_seed=seed)["x"]
 
 
-def judge(a: np.ndarray, b: np.ndarray, reference=None) -> tuple[str, pd.DataFrame]:
+def judge(a: np.ndarray, b: np.ndarray, reference=None, **kwargs) -> tuple[str, pd.DataFrame]:
     verdict, checks, _ = agreement.compare_draws(
-        {"a": quantities(a), "b": quantities(b)}, [("a", "b")], reference
+        {"a": quantities(a), "b": quantities(b)},
+        [("a", "b")],
+        reference,
+        means_only=["x[0]*x[1]"],
+        **kwargs,
     )
     return verdict, checks
 
@@ -46,8 +50,44 @@ def test_two_independent_correct_runs_agree():
 
 def test_false_alarm_rate_is_near_nominal_over_seeds():
     """Twenty correct comparisons: at alpha = 1 % family-wise, at most one false alarm."""
-    alarms = sum(judge(gibbs(100 + s), gibbs(200 + s), REFERENCE)[0] != "agree" for s in range(20))
-    assert alarms <= 1
+    verdicts = [judge(gibbs(100 + s), gibbs(200 + s), REFERENCE)[0] for s in range(20)]
+    assert verdicts.count(agreement.DISAGREE) <= 1
+    assert verdicts.count(agreement.AGREE) >= 15  # one look of 4,000 draws mostly resolves 0.2 sd
+
+
+def test_a_tolerance_finer_than_the_draws_resolve_is_inconclusive_not_agree():
+    verdict, checks = judge(gibbs(1), gibbs(2), REFERENCE, tolerance=0.02)
+    assert verdict == agreement.INCONCLUSIVE
+    z = checks[checks["kind"].isin(["agreement", "exact"])]
+    assert z["passed"].all()  # nothing detected...
+    assert not z["equivalent"].dropna().all()  # ...and nothing certified at 0.02 sd either
+
+
+def test_resolution_is_the_upper_end_of_the_two_sided_interval():
+    table = pd.DataFrame(
+        {
+            "quantity": ["x", "x", "x*y", "x*y"],
+            "statistic": ["mean", "q95", "mean", "sd"],
+            "a": [1.1, 2.0, 0.5, 1.0],
+            "b": [1.0, 2.0, 0.3, 3.0],
+            "se": [0.02, 0.0, 0.1, 0.1],
+            "scale": [0.5, 0.5, 2.0, 2.0],
+        }
+    )
+    out = agreement.resolutions(table, delta=0.25, alpha=0.05, means_only=["x*y"])
+    t = stats.t.isf(0.05, agreement.Z_DF)
+    np.testing.assert_allclose(out["difference"], [0.2, 0.0, 0.1, -1.0])
+    np.testing.assert_allclose(
+        out["resolution"], [0.2 + t * 0.04, 0.0, 0.1 + t * 0.05, 1 + t * 0.05]
+    )
+    np.testing.assert_allclose(out["tolerance"], [0.25, 0.5, 0.25, np.nan])
+    assert out["equivalent"].tolist() == [bool(0.2 + t * 0.04 < 0.25), True, True, None]
+
+
+@pytest.mark.parametrize("delta", [0, -0.1, float("nan"), "0.2"])
+def test_tolerance_is_checked(delta):
+    with pytest.raises(ValueError, match="tolerance"):
+        agreement.tolerances(delta)
 
 
 @pytest.mark.parametrize("shift_in_sds", [0.15, -0.15])

@@ -23,7 +23,20 @@ def test_compare_bivariate_normal_agrees(agreed):
     document = json.loads((out / "bivariate_normal.json").read_text())
     assert document["verdict"] == "agree"
     assert document["pair"] == "bivariate_normal"
-    assert document["settings"] == {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
+    assert document["settings"] == {
+        "draws": 1000,
+        "tune": 1000,
+        "chains": 4,
+        "seed": 20261122,
+        "tolerance": 0.2,
+        "max_draws": 8000,
+        "max_seconds": None,
+    }
+    assert [look["draws"] for look in document["looks"]] == [1000]
+    assert document["resolution"]["tolerance"]["mean"] == 0.2
+    certified = [c for c in document["checks"] if c["equivalent"] is not None]
+    assert certified and all(c["equivalent"] for c in certified)
+    assert all(c["resolution"] < c["tolerance"] for c in certified)
     assert {"handrolled:gibbs", "pymc"} == set(document["timings"])
 
 

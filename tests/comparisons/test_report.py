@@ -144,7 +144,12 @@ def _sentence(verdict, failed_kind):
         "pymc": SimpleNamespace(role="pymc", variant="pymc", sampler="NUTS"),
     }
     result = SimpleNamespace(
-        verdict=verdict, checks=checks, sides=sides, pair=SimpleNamespace(variables=("x",))
+        verdict=verdict,
+        checks=checks,
+        sides=sides,
+        pair=SimpleNamespace(variables=("x",)),
+        settings={"tolerance": 0.2, "draws": 1000},
+        looks=[{"draws": 1000}],
     )
     return verdict_sentence(result)
 

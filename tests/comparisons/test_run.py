@@ -5,7 +5,7 @@ import pytest
 from comparisons import agreement, run
 from comparisons.registry import get_pair
 
-SMALL = {"draws": 200, "tune": 200, "chains": 2, "seed": 4}
+SMALL = {"draws": 200, "tune": 200, "chains": 2, "seed": 4, "max_draws": 200}
 
 
 @pytest.fixture(scope="module")

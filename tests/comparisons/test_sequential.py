@@ -1,0 +1,133 @@
+"""Runs that last until decided: looks, error spending, continued chains, budgets.
+
+The sampler under test here is written for the test: exact independent draws
+of the bivariate normal (its covariance written out below, not shared with any
+witness), optionally shifted, and resumable through the contract's ``state``.
+"""
+
+import numpy as np
+import pytest
+
+from comparisons import agreement, run
+from comparisons.registry import get_pair
+
+PAIR = get_pair("bivariate_normal")
+
+
+class ExactDraws:
+    """Independent draws of N(mu, Sigma), continued through ``state``; records its calls."""
+
+    def __init__(self, shift_in_sds: float = 0.0):
+        self.shift = shift_in_sds
+        self.calls: list[tuple[int, int, bool]] = []
+
+    def __call__(self, data, *, draws, tune, chains, random_seed, state=None):
+        mu, sigma, rho = np.asarray(data["mu"]), np.asarray(data["sigma"]), data["rho"]
+        cov = np.array([[sigma[0] ** 2, rho * sigma[0] * sigma[1]], [0, sigma[1] ** 2]])
+        cov[1, 0] = cov[0, 1]
+        continuing = bool(state)
+        self.calls.append((draws, tune, continuing))
+        rngs = state["rngs"] if continuing else np.random.default_rng(random_seed).spawn(chains)
+        x = np.stack([rng.multivariate_normal(mu, cov, size=draws) for rng in rngs])
+        if state is not None:
+            state["rngs"] = rngs
+        x[..., 0] += self.shift * sigma[0]
+        return {"x": x}
+
+
+def quiet(event):
+    pass
+
+
+def test_looks_double_the_draws_up_to_the_budget():
+    assert run.look_draws(1000, 8000) == [1000, 2000, 4000, 8000]
+    assert run.look_draws(300, 1000) == [300, 600, 1000]
+    assert run.look_draws(500, 500) == [500]
+
+
+@pytest.mark.parametrize("looks", [1, 2, 4, 7])
+def test_the_looks_spend_exactly_alpha(looks):
+    levels = [run.spent(k, looks, 0.01) for k in range(1, looks + 1)]
+    assert sum(levels) == pytest.approx(0.01)
+    assert all(level > 0 for level in levels)
+    if looks == 1:
+        assert levels == [0.01]  # one look: a fixed-size run, as before
+
+
+def test_a_correct_sampler_too_short_to_decide_is_extended_until_it_agrees():
+    sampler = ExactDraws()
+    result = run.run_pair(PAIR, sampler=sampler, draws=150, chains=4, progress=quiet)
+    assert result.verdict == agreement.AGREE
+    draws = [look["draws"] for look in result.looks]
+    assert draws[0] == 150 and len(draws) > 1  # 600 draws do not resolve 0.2 sd
+    assert draws == run.look_draws(150, 1200)[: len(draws)]
+    assert result.sides["user"].tree["posterior"].sizes["draw"] == draws[-1]
+    assert [look["verdicts"]["user"] for look in result.looks][-1] == agreement.AGREE
+    assert all(
+        v != agreement.AGREE for look in result.looks[:-1] for v in look["verdicts"].values()
+    )
+
+
+def test_a_resumable_sampler_is_continued_and_gives_the_draws_of_one_long_run():
+    sampler = ExactDraws()
+    result = run.run_pair(PAIR, sampler=sampler, draws=50, chains=4, seed=3, progress=quiet)
+    calls = sampler.calls[1:]  # the first call is the one-draw warm-up
+    looks = [look["draws"] for look in result.looks]
+    assert calls[0] == (50, 1000, False)  # fresh: tuned
+    assert calls[1:] == [(b - a, 0, True) for a, b in zip(looks, looks[1:], strict=False)]
+    one_run = ExactDraws()(PAIR.load_data(), draws=looks[-1], tune=0, chains=4, random_seed=3)
+    np.testing.assert_array_equal(result.sides["user"].tree["posterior"]["x"].values, one_run["x"])
+
+
+def test_a_sampler_without_state_is_rerun_with_more_draws():
+    sampler = ExactDraws()
+
+    def plain(data, *, draws, tune, chains, random_seed):
+        return sampler(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+
+    result = run.run_pair(PAIR, sampler=plain, draws=50, chains=4, progress=quiet)
+    looks = [look["draws"] for look in result.looks]
+    assert len(looks) > 1
+    assert sampler.calls[1:] == [(n, 1000, False) for n in looks]
+
+
+def test_a_bias_of_a_few_tenths_of_an_sd_ends_disagree_at_default_settings():
+    result = run.run_pair(PAIR, sampler=ExactDraws(shift_in_sds=0.25), progress=quiet)
+    assert result.verdict == agreement.DISAGREE
+
+
+def test_one_look_when_the_budget_is_the_draws():
+    result = run.run_pair(
+        PAIR, sampler=ExactDraws(), draws=50, chains=4, max_draws=50, progress=quiet
+    )
+    assert [look["draws"] for look in result.looks] == [50]
+    assert result.looks[0]["alpha"] == agreement.ALPHA
+    assert result.verdict == agreement.NOT_CONVERGED  # 50 draws a chain: below the ESS gate
+
+
+def test_a_time_budget_stops_the_looks():
+    result = run.run_pair(
+        PAIR, sampler=ExactDraws(), draws=50, chains=4, max_seconds=1e-6, progress=quiet
+    )
+    assert len(result.looks) == 1
+
+
+def test_a_tolerance_finer_than_the_budget_resolves_ends_inconclusive():
+    result = run.run_pair(
+        PAIR, sampler=ExactDraws(), draws=500, max_draws=1000, tolerance=0.01, progress=quiet
+    )
+    assert result.verdict == agreement.INCONCLUSIVE
+    assert len(result.looks) == 2
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "match"),
+    [
+        ("max_draws", 10, "max_draws"),
+        ("tolerance", 0.0, "tolerance"),
+        ("max_seconds", -1.0, "max_seconds"),
+    ],
+)
+def test_budget_settings_are_checked(setting, value, match):
+    with pytest.raises(ValueError, match=match):
+        run.resolve_settings(PAIR, draws=100, **{setting: value})
