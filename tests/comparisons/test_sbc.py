@@ -4,6 +4,7 @@ Small sizes and fixed seeds, in-process (``scheduler="synchronous"``); the full
 runs are in ``make power``, the size of the rank test in ``scripts/sbc_uniformity.py``.
 """
 
+import json
 import math
 
 import numpy as np
@@ -242,7 +243,9 @@ def test_rerank_breaks_ties_of_discrete_quantities_the_same_way():
     ranks = sbc.rerank(result, lambda params, data: {"B": params["B"], "C": params["C"]})
     for name in ("B", "C"):
         np.testing.assert_array_equal(ranks[name], stored[:, names.index(name)])
-    doc = {"pair": "bayes_net", "method": "sbc", "replications": result.replications}
+    doc = json.loads(
+        json.dumps({"pair": "bayes_net", "method": "sbc", "replications": result.replications})
+    )
     np.testing.assert_array_equal(sbc.rerank(doc, lambda p, d: {"B": p["B"]})["B"], ranks["B"])
 
 
