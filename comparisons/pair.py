@@ -164,6 +164,12 @@ class Pair:
         The pair's catalogue of deliberately wrong samplers (contract
         signature), name to sampler: what the harness must catch. Tests and
         ``make power`` run every one of them; the notebooks plant them.
+    log_likelihood : str, callable or None
+        For pairs that declare ``simulate``: ``log_likelihood(posterior, data)
+        -> DataArray(chain, draw)``, the log density of ``data``'s simulated
+        part given each draw (``posterior`` as in ``derived``); SBC ranks it as
+        the test quantity ``log_likelihood``. A pair simulated from its model
+        gets PyMC's instead.
     """
 
     name: str
@@ -186,3 +192,4 @@ class Pair:
     simulate: str | Callable | None = None
     test_params: str | Callable | None = None
     wrong: Mapping[str, str | Callable] = field(default_factory=dict)
+    log_likelihood: str | Callable | None = None

@@ -3,25 +3,51 @@ r"""Simulation-based calibration of a sampler: replications and the rank tests t
 Simulation-based calibration (Talts et al. 2018; Modrák et al. 2023)
 --------------------------------------------------------------------
 Each replication draws ``theta* ~ prior`` and ``y ~ p(y | theta*)``, runs the
-sampler (``chains`` chains of ``draws`` after ``tune``), thins the draws to
-near-independence by their smallest bulk ESS (:func:`arviz_stats.ess`) and
-keeps :data:`SBC_RANK_DRAWS` (``L``) of them evenly spaced, and records the
-rank of ``theta*`` among them for every test quantity: each scalar parameter,
-the pairwise products (and sums) of the components, and ``logp``. Ties (discrete
-variables) are broken uniformly at random, so ranks of a calibrated sampler are
-uniform on ``0 .. L``. Per quantity a chi-square test on ``bins`` equal bins of
-ranks; Holm's correction over the quantities. Replications whose ESS was too
-small for ``L`` thinned draws keep the thinnest spacing that still gives ``L``
-and are counted in ``under_thinned`` (autocorrelation makes ranks pile up at the
-ends).
+sampler (``chains`` chains of ``draws`` after ``tune``), and keeps
+:data:`SBC_RANK_DRAWS` (``L``) of its draws evenly spaced over the run. The
+rank of ``theta*`` among them is recorded for every test quantity: each scalar
+parameter, the pairwise products (and sums) of the components, the log density
+(``logp``) and the log likelihood of the simulated data
+(``log_likelihood``, where the pair declares one or its model simulates).
+Ties (discrete variables) are broken uniformly at random, by a stream of the
+replication's seed that belongs to the quantity's name, so ranks of a
+calibrated sampler are uniform on ``0 .. L`` and can be recomputed.
+
+Refusal
+    A replication whose smallest bulk ESS (:func:`arviz_stats.ess`) over the
+    test quantities is below ``L`` has too few effective draws for ``L``
+    near-independent ones: its ranks would pile up at the ends. It is *refused*
+    (no ranks) and named in the result. If more than
+    :data:`MAX_REFUSED_FRACTION` of the replications are refused, SBC fails:
+    the sampler mixes too slowly for SBC at these settings (run more draws).
+
+The test
+    Per quantity, the ECDF of ``rank / (L + 1)`` against the uniform CDF at the
+    ``L`` interior points ``i / (L + 1)`` (Säilynoja, Bürkner & Vehtari 2022):
+    the statistic is the smallest pointwise two-sided binomial tail probability;
+    its distribution under uniform ranks is simulated (:data:`BAND_SIMULATIONS`
+    samples, fixed seed, cached per number of ranked replications and ``L``),
+    which gives both the p-value and the simultaneous band that the ECDF
+    difference leaves exactly when the test rejects. Holm's correction over the
+    quantities. Its size is measured in ``benchmarks/sbc_uniformity.md``
+    (``scripts/sbc_uniformity.py``), with the chi-square on binned ranks
+    (kept in ``details["chi2"]``, not in the verdict) and arviz-stats'
+    ``uniformity_test``.
+
+Reranking
+    Each ranked replication stores its ``L`` kept draws of the parameters and its
+    seed, so a new test quantity ``f(theta, y)`` is ranked afterwards without
+    running the sampler again (:func:`rerank`).
 """
 
 from __future__ import annotations
 
-import math
+import functools
 import time
 import warnings
+import zlib
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import arviz_stats as azs
 import numpy as np
@@ -35,6 +61,21 @@ from comparisons.simulation import Simulator, check_draws, child_seed, one_draw,
 
 SBC_RANK_DRAWS = 99
 """Posterior draws a prior draw is ranked among (ranks 0 .. 99, 100 values)."""
+MAX_REFUSED_FRACTION = 0.05
+"""SBC fails when more than this fraction of replications has fewer than ``L`` effective draws.
+
+A few refusals leave the others' ranks usable; more say the sampler mixes too
+slowly at these settings, and dropping them would bias the ranks (the refused
+replications are not a random subset: slow mixing depends on the data)."""
+BAND_SIMULATIONS = 100_000
+"""Uniform rank samples that calibrate the ECDF band test (fixed seed)."""
+BAND_SEED = 20220317
+"""Seed of those simulations."""
+ECDF_BAND = "ecdf band"
+"""The statistic of the verdict's checks: smallest pointwise binomial tail probability."""
+
+
+# ------------------------------------------------------------- one replication
 
 
 def sbc_replication(
@@ -56,98 +97,444 @@ def sbc_replication(
     Returns
     -------
     dict
-        ``ranks`` (quantity -> rank in ``0 .. L``), ``quantities``, ``ess``
-        (smallest bulk ESS), ``thin``, ``under_thinned``, ``seconds``.
+        ``quantities``; ``ranks`` (rank in ``0 .. L`` per quantity, ``None`` when
+        refused); ``refused`` (bool); ``ess`` (smallest bulk ESS); ``thin``
+        (spacing of the kept draws); ``seed`` (``entropy`` and ``spawn_key`` of
+        ``seed``, for :func:`rerank`); ``truth`` (the prior draw) and ``draws``
+        (the ``L`` kept draws of every variable, (L, *shape); ``None`` when
+        refused), as lists; ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        If ``chains * draws < L``.
     """
     start = time.perf_counter()
+    draws, chains = settings["draws"], settings["chains"]
+    total = chains * draws
+    if total < SBC_RANK_DRAWS:
+        raise ValueError(
+            f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
+        )
     func = resolve(sampler)
     name = sampler_name(sampler)
-    ss_prior, ss_ties = child_seed(seed, 0), child_seed(seed, 1)
-    rng = np.random.default_rng(ss_prior)
-    theta = sim.prior(sim.data, rng)
-    y = sim.simulate(sim.data, theta, rng)
-    draws, chains = settings["draws"], settings["chains"]
+    theta, y, rng = simulated(sim, seed)
     sampler_seed = int(rng.integers(0, 2**32))
     output = call_sampler(
         name, func, y, draws=draws, tune=settings["tune"], chains=chains,
         random_seed=sampler_seed,
     )  # fmt: skip
     post = check_draws(output, theta, name, chains, draws)
-    q_post, names = test_quantities(sim, post, y, squares=False, sums=True)
-    q_true, _ = test_quantities(sim, one_draw(theta), y, squares=False, sums=True)
+    q_post, names = sbc_quantities(sim, post, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities have NaN ESS
         ess = azs.ess(q_post, method="bulk")
     finite = ess[np.isfinite(ess)]
-    min_ess = float(finite.min()) if finite.size else float(chains * draws)
-    total = chains * draws
-    thin = max(1, math.ceil(total / max(min_ess, 1.0)))
-    flat = q_post.reshape(total, -1)  # chain-major: chains concatenated
-    under_thinned = total // thin < SBC_RANK_DRAWS
-    if total < SBC_RANK_DRAWS:
-        raise ValueError(
-            f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
-        )
-    thinned = flat[::thin] if not under_thinned else flat[:: total // SBC_RANK_DRAWS]
-    keep = np.linspace(0, len(thinned) - 1, SBC_RANK_DRAWS).round().astype(int)
-    kept = thinned[keep]
-    truth = q_true[0, 0]
-    rng_ties = np.random.default_rng(ss_ties)
-    below = (kept < truth).sum(axis=0)
-    ties = (kept == truth).sum(axis=0)
-    ranks = below + rng_ties.integers(0, ties + 1)
-    return {
+    min_ess = float(finite.min()) if finite.size else float(total)
+    out = {
         "quantities": names,
-        "ranks": [int(r) for r in ranks],
         "ess": min_ess,
-        "thin": int(thin),
-        "under_thinned": bool(under_thinned),
+        "seed": {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)},
+        "truth": {var: np.asarray(v).tolist() for var, v in theta.items()},
+    }
+    if min_ess < SBC_RANK_DRAWS:
+        return {
+            **out, "ranks": None, "refused": True, "thin": None, "draws": None,
+            "seconds": time.perf_counter() - start,
+        }  # fmt: skip
+    keep = np.linspace(0, total - 1, SBC_RANK_DRAWS).round().astype(int)
+    # chain-major: the chains concatenated; spacing (total - 1) / (L - 1) >= total / ESS
+    kept = {var: a.reshape(total, *a.shape[2:])[keep] for var, a in post.items()}
+    ranks = rank_truth(sim, kept, theta, y, seed, quantity_fn=None)
+    return {
+        **out,
+        "ranks": [ranks[n] for n in names],
+        "refused": False,
+        "thin": int(np.floor((total - 1) / (SBC_RANK_DRAWS - 1))),
+        "draws": {var: a.tolist() for var, a in kept.items()},
         "seconds": time.perf_counter() - start,
     }
+
+
+def simulated(sim: Simulator, seed: np.random.SeedSequence) -> tuple[dict, dict, Any]:
+    """Return the replication's prior draw, simulated data and the generator that drew them.
+
+    The same ``seed`` gives the same ``(theta, y)`` bit for bit, which :func:`rerank` uses.
+    """
+    rng = np.random.default_rng(child_seed(seed, 0))
+    theta = sim.prior(sim.data, rng)
+    y = sim.simulate(sim.data, theta, rng)
+    return theta, y, rng
+
+
+def sbc_quantities(sim: Simulator, params: Mapping, data: Mapping) -> tuple[np.ndarray, list]:
+    """SBC's test quantities of ``params`` (each (chain, draw, *shape)): (chain, draw, Q), names."""
+    return test_quantities(sim, params, data, squares=False, sums=True, log_likelihood=True)
+
+
+def rank_truth(
+    sim: Simulator | None,
+    kept: Mapping[str, np.ndarray],
+    theta: Mapping,
+    y: Mapping,
+    seed: np.random.SeedSequence,
+    quantity_fn: Callable | None,
+) -> dict[str, int]:
+    """Rank ``theta``'s test quantities among those of the kept draws ``kept`` ((L, *shape)).
+
+    ``quantity_fn`` is ``None`` (SBC's quantities, :func:`sbc_quantities`) or
+    ``quantity_fn(params, data) -> {name: ndarray (chain, draw)}``. Ties are
+    broken by a stream of ``seed`` that belongs to the quantity's name.
+    """
+    params = {var: np.asarray(a)[None] for var, a in kept.items()}
+    truth = one_draw(theta)
+    if quantity_fn is None:
+        values, names = sbc_quantities(sim, params, y)
+        true_values, _ = sbc_quantities(sim, truth, y)
+        columns = {n: (values[0, :, k], true_values[0, 0, k]) for k, n in enumerate(names)}
+    else:
+        q, q_true = quantity_fn(params, y), quantity_fn(truth, y)
+        if not isinstance(q, Mapping):
+            raise ValueError(
+                f"quantity_fn must return a mapping of name to (chain, draw) array, got {type(q)}"
+            )
+        columns = {
+            n: (np.asarray(q[n], float).reshape(-1), float(np.asarray(q_true[n]).reshape(-1)[0]))
+            for n in q
+        }
+    ranks = {}
+    for n, (draws, true) in columns.items():
+        below = int((draws < true).sum())
+        ties = int((draws == true).sum())
+        rng = np.random.default_rng(child_seed(child_seed(seed, 1), zlib.crc32(n.encode())))
+        ranks[n] = below + int(rng.integers(0, ties + 1))
+    return ranks
+
+
+def rerank(
+    result: Any,
+    quantity_fn: Callable[[Mapping, Mapping], Mapping[str, np.ndarray]],
+    *,
+    sim: Simulator | None = None,
+) -> dict[str, np.ndarray]:
+    """Rank new test quantities of an SBC run's stored draws, without running the sampler.
+
+    Each ranked replication stored its ``L`` kept draws and its seed; the seed
+    gives back its prior draw and simulated data (:func:`simulated`).
+
+    Parameters
+    ----------
+    result : ValidationResult or mapping
+        An SBC result, or its JSON document (``replications`` and ``pair``).
+    quantity_fn : callable
+        ``quantity_fn(params, data) -> {name: ndarray (chain, draw)}`` where
+        ``params`` maps each variable to an array (chain, draw, *shape) (here
+        (1, L, ...) for the kept draws and (1, 1, ...) for the prior draw) and
+        ``data`` is the replication's simulated data.
+    sim : Simulator, optional
+        The simulator of the run; default that of the registered pair named
+        in ``result`` (a user's own model must pass its own).
+
+    Returns
+    -------
+    dict of str to ndarray
+        Per quantity, the ranks (in ``0 .. L``) of the ranked replications, in
+        the order of ``result``'s replications (refused ones left out). A
+        quantity SBC ranked gets exactly its stored ranks back.
+
+    Raises
+    ------
+    ValueError
+        ``result`` is not an SBC result with stored draws, or ``quantity_fn``
+        is not callable or returns no mapping.
+    """
+    reps, pair_name, method = _fields(result)
+    if method != "sbc":
+        raise ValueError(f"result must be an SBC result, got method {method!r}")
+    if not callable(quantity_fn):
+        raise ValueError(f"quantity_fn must be callable, got {quantity_fn!r}")
+    if sim is None:
+        from comparisons.registry import get_pair
+        from comparisons.simulation import simulator_for
+
+        sim = simulator_for(get_pair(pair_name))
+    out: dict[str, list[int]] = {}
+    for rep in reps:
+        if rep.get("refused") or rep.get("ranks") is None:
+            continue
+        if rep.get("draws") is None or "seed" not in rep:
+            raise ValueError(
+                f"result: replication {rep.get('index')} has no stored draws to rerank"
+            )
+        seed = np.random.SeedSequence(
+            rep["seed"]["entropy"], spawn_key=tuple(rep["seed"]["spawn_key"])
+        )
+        theta, y, _ = simulated(sim, seed)
+        kept = {var: np.asarray(a) for var, a in rep["draws"].items()}
+        for name, rank in rank_truth(sim, kept, theta, y, seed, quantity_fn).items():
+            out.setdefault(name, []).append(rank)
+    return {name: np.asarray(r, dtype=int) for name, r in out.items()}
+
+
+def _fields(result: Any) -> tuple[list, str, str]:
+    if isinstance(result, Mapping):
+        if "replications" not in result:
+            raise ValueError("result must be an SBC result or its JSON document")
+        return result["replications"], result.get("pair"), result.get("method")
+    try:
+        return result.replications, result.pair, result.method
+    except AttributeError:
+        raise ValueError(
+            f"result must be an SBC result or its JSON document, got {type(result).__name__}"
+        ) from None
+
+
+# ------------------------------------------------------------- the ECDF band test
+
+
+@functools.lru_cache(maxsize=64)
+def _tail_table(n: int, L: int) -> np.ndarray:
+    """Two-sided binomial tail probability of ``c`` ranks below ``i / (L + 1)``: (L, n + 1)."""
+    z = np.arange(1, L + 1) / (L + 1)
+    c = np.arange(n + 1)
+    lower = stats.binom.cdf(c[None, :], n, z[:, None])
+    upper = stats.binom.sf(c[None, :] - 1, n, z[:, None])
+    return np.minimum(1.0, 2 * np.minimum(lower, upper))
+
+
+def min_tail_probability(ranks: np.ndarray, L: int = SBC_RANK_DRAWS) -> np.ndarray:
+    """Return the band test's statistic, the smallest pointwise two-sided binomial tail probability.
+
+    Parameters
+    ----------
+    ranks : ndarray, shape (..., n)
+        Ranks in ``0 .. L``; the last axis holds one sample.
+    L : int
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``min_i 2 min(F(c_i), 1 - F(c_i - 1))`` with ``c_i`` the number of ranks
+        below ``i``, ``F`` the Binomial(n, i / (L + 1)) CDF, ``i = 1 .. L``.
+    """
+    ranks = np.asarray(ranks)
+    n = ranks.shape[-1]
+    flat = ranks.reshape(-1, n)
+    counts = np.zeros((len(flat), L + 1), dtype=np.int64)
+    np.add.at(counts, (np.arange(len(flat))[:, None], flat), 1)
+    below = np.cumsum(counts, axis=1)[:, :L]  # ranks <= i - 1, i.e. < i
+    stat = _tail_table(n, L)[np.arange(L), below].min(axis=1)
+    return stat.reshape(ranks.shape[:-1])
+
+
+@functools.lru_cache(maxsize=64)
+def null_statistics(n: int, L: int = SBC_RANK_DRAWS) -> np.ndarray:
+    """Sorted band statistics of :data:`BAND_SIMULATIONS` samples of ``n`` uniform ranks.
+
+    Fixed seed (:data:`BAND_SEED`), cached per ``(n, L)``.
+    """
+    rng = np.random.default_rng([BAND_SEED, n, L])
+    table = _tail_table(n, L)
+    out = np.empty(BAND_SIMULATIONS)
+    chunk = 10_000
+    for start in range(0, BAND_SIMULATIONS, chunk):
+        size = min(chunk, BAND_SIMULATIONS - start)
+        counts = rng.multinomial(n, np.full(L + 1, 1.0 / (L + 1)), size=size)
+        below = np.cumsum(counts, axis=1)[:, :L]
+        out[start : start + size] = table[np.arange(L), below].min(axis=1)
+    return np.sort(out)
+
+
+def band_p_value(ranks: np.ndarray, L: int = SBC_RANK_DRAWS) -> np.ndarray:
+    """Monte Carlo p-value of the band test: ``(1 + #{null <= observed}) / (1 + simulations)``.
+
+    Parameters
+    ----------
+    ranks : ndarray, shape (..., n)
+    L : int
+
+    Returns
+    -------
+    ndarray, shape (...)
+    """
+    ranks = np.asarray(ranks)
+    null = null_statistics(ranks.shape[-1], L)
+    stat = min_tail_probability(ranks, L)
+    return (1 + np.searchsorted(null, stat, side="right")) / (1 + len(null))
+
+
+def band_gamma(n: int, alpha: float, L: int = SBC_RANK_DRAWS) -> float:
+    """Return the adjusted pointwise level: uniform ranks leave its band with probability alpha.
+
+    The band at ``i / (L + 1)`` holds the counts whose two-sided tail
+    probability is at least ``gamma``; a sample leaves it exactly when its
+    band statistic is below ``gamma``, i.e. when :func:`band_p_value` <= ``alpha``.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    null = null_statistics(n, L)
+    k = int(np.floor(alpha * (len(null) + 1))) - 1  # p-value <= alpha for the k+1 smallest
+    return 0.0 if k < 0 else float(null[k])
+
+
+def ecdf_band(n: int, alpha: float, L: int = SBC_RANK_DRAWS) -> tuple[np.ndarray, ...]:
+    """Simultaneous ``1 - alpha`` band of ECDF(rank / (L + 1)) - uniform CDF.
+
+    Returns
+    -------
+    z, lower, upper : ndarray, shape (L,)
+        Evaluation points ``i / (L + 1)`` and the band's limits of the ECDF
+        difference.
+    """
+    gamma = band_gamma(n, alpha, L)
+    inside = _tail_table(n, L) >= gamma
+    c = np.arange(n + 1)
+    lo = np.where(inside, c, n + 1).min(axis=1)
+    hi = np.where(inside, c, -1).max(axis=1)
+    z = np.arange(1, L + 1) / (L + 1)
+    return z, lo / n - z, hi / n - z
+
+
+def ecdf_difference(ranks: np.ndarray, L: int = SBC_RANK_DRAWS) -> tuple[np.ndarray, np.ndarray]:
+    """``z = i / (L + 1)`` and ECDF(rank / (L + 1)) - z at ``z``, ``i = 1 .. L``."""
+    ranks = np.asarray(ranks)
+    z = np.arange(1, L + 1) / (L + 1)
+    below = np.searchsorted(np.sort(ranks), np.arange(1, L + 1), side="left")
+    return z, below / len(ranks) - z
+
+
+def chi2_p_value(ranks: np.ndarray, bins: int, L: int = SBC_RANK_DRAWS) -> np.ndarray:
+    """Chi-square p-value of ``bins`` equal bins of ranks; the last axis holds one sample."""
+    ranks = np.asarray(ranks)
+    width = (L + 1) // bins
+    flat = ranks.reshape(-1, ranks.shape[-1]) // width
+    counts = np.zeros((len(flat), bins))
+    np.add.at(counts, (np.arange(len(flat))[:, None], flat), 1)
+    return stats.chisquare(counts, axis=1).pvalue.reshape(ranks.shape[:-1])
+
+
+def default_bins(n: int, L: int = SBC_RANK_DRAWS) -> int:
+    """Return the largest divisor of ``L + 1`` up to 20 that leaves at least 5 ranks per bin."""
+    divisors = [b for b in range(2, 21) if (L + 1) % b == 0 and n / b >= 5]
+    return max(divisors, default=2)
+
+
+# ------------------------------------------------------------- the verdict's checks
 
 
 def sbc_checks(
     replications: Sequence[Mapping], alpha: float = agreement.ALPHA, bins: int | None = None
 ) -> tuple:
-    """Judge SBC ranks: one Holm-corrected chi-square uniformity test per quantity.
+    """Judge SBC ranks: one ECDF band test per quantity, Holm-corrected; refusals counted.
 
     Parameters
     ----------
     replications : sequence of mapping
-        Outputs of :func:`sbc_replication`.
+        Outputs of :func:`sbc_replication` (refused ones have ``ranks`` ``None``).
     alpha : float
         Family-wise false-alarm rate.
     bins : int, optional
-        Number of equal bins of the ``L + 1`` rank values; must divide ``L + 1``.
-        Default: the largest divisor of ``L + 1`` up to 20 that leaves at least
-        5 replications per bin.
+        Bins of the chi-square shown beside the verdict (must divide ``L + 1``;
+        default :func:`default_bins`).
 
     Returns
     -------
     checks : pandas.DataFrame
-        ``quantity``, ``statistic`` (``"chi2(ranks)"``), ``value``, ``threshold``
-        (the chi-square critical value at the check's Holm level), ``p``, ``passed``.
+        ``quantity``, ``statistic`` (``"ecdf band"``: the smallest pointwise
+        binomial tail probability, which fails when below ``threshold``, the
+        band's adjusted level at the check's Holm level), ``value``,
+        ``threshold``, ``p``, ``passed``. When more than
+        :data:`MAX_REFUSED_FRACTION` of replications are refused, a failed row
+        ``quantity="replications"``, ``statistic="refused fraction"``.
     details : dict
-        ``ranks`` (R, Q) as lists, ``quantities``, ``bins``, ``L``.
+        ``ranks`` (R, Q) of the ranked replications as lists, ``quantities``,
+        ``L``, ``bins``, ``chi2`` (per quantity ``{"quantity", "value", "p"}``),
+        ``ranked``, ``refused`` (count), ``refused_replications`` (their
+        ``index``), ``max_refused_fraction``, ``message`` (advice, or ``""``).
+
+    Raises
+    ------
+    ValueError
+        ``bins`` does not divide ``L + 1``; ``alpha`` outside (0, 1).
     """
-    names = replications[0]["quantities"]
-    ranks = np.array([r["ranks"] for r in replications], dtype=int)  # (R, Q)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if not replications:
+        raise ValueError("replications must not be empty")
     n_values = SBC_RANK_DRAWS + 1
-    if bins is None:
-        divisors = [b for b in range(2, 21) if n_values % b == 0 and len(ranks) / b >= 5]
-        bins = max(divisors, default=2)
-    if n_values % bins:
+    if bins is not None and (n_values % bins or bins < 2):
         raise ValueError(f"bins must divide {n_values}, got {bins}")
-    width = n_values // bins
+    ranked = [r for r in replications if r.get("ranks") is not None]
+    refused = [r for r in replications if r.get("ranks") is None]
+    fraction = len(refused) / len(replications)
+    names = (ranked or replications)[0]["quantities"]
+    ranks = np.array([r["ranks"] for r in ranked], dtype=int).reshape(len(ranked), len(names))
+    details: dict[str, Any] = {
+        "ranks": ranks.tolist(),
+        "quantities": names,
+        "L": SBC_RANK_DRAWS,
+        "ranked": len(ranked),
+        "refused": len(refused),
+        "refused_replications": [r.get("index") for r in refused],
+        "max_refused_fraction": MAX_REFUSED_FRACTION,
+        "message": "",
+        "chi2": [],
+    }
     rows = []
-    for k, name in enumerate(names):
-        counts = np.bincount(ranks[:, k] // width, minlength=bins)
-        chi2, p = stats.chisquare(counts)
-        rows.append(
-            {"quantity": name, "statistic": "chi2(ranks)", "value": float(chi2), "p": float(p)}
+    if len(ranked) >= 2:
+        p = band_p_value(ranks.T)
+        stat = min_tail_probability(ranks.T)
+        rows = [
+            {"quantity": n, "statistic": ECDF_BAND, "value": float(stat[k]), "p": float(p[k])}
+            for k, n in enumerate(names)
+        ]
+        details["bins"] = bins = bins or default_bins(len(ranked))
+        chi2_p = chi2_p_value(ranks.T, bins)
+        width = n_values // bins
+        details["chi2"] = [
+            {
+                "quantity": n,
+                "value": float(
+                    stats.chisquare(np.bincount(ranks[:, k] // width, minlength=bins)).statistic
+                ),
+                "p": float(chi2_p[k]),
+            }
+            for k, n in enumerate(names)
+        ]
+    checks = _holm_band(pd.DataFrame(rows), alpha, len(ranked))
+    if refused:
+        details["message"] = (
+            f"{len(refused)} of {len(replications)} replications refused (fewer than "
+            f"{SBC_RANK_DRAWS} effective draws, so their ranks would pile up at the ends); "
+            "run more draws or longer chains."
         )
-    checks = agreement.holm(pd.DataFrame(rows), alpha)
-    level = 2 * stats.t.sf(checks["threshold"].to_numpy(), agreement.Z_DF)
-    checks["threshold"] = stats.chi2.isf(level, bins - 1)
-    details = {"ranks": ranks.tolist(), "quantities": names, "bins": bins, "L": SBC_RANK_DRAWS}
+    if fraction > MAX_REFUSED_FRACTION or len(ranked) < 2:
+        details["message"] = (
+            f"The sampler mixes too slowly for SBC at these settings: {len(refused)} of "
+            f"{len(replications)} replications ({fraction:.0%}, more than "
+            f"{MAX_REFUSED_FRACTION:.0%}) have fewer than {SBC_RANK_DRAWS} effective draws and "
+            "were refused. Run more draws or longer chains."
+        )
+        row = {
+            "quantity": "replications", "statistic": "refused fraction", "value": fraction,
+            "threshold": MAX_REFUSED_FRACTION, "p": np.nan, "passed": False,
+        }  # fmt: skip
+        checks = pd.concat([pd.DataFrame([row]), checks], ignore_index=True)
     return checks, details
+
+
+def _holm_band(checks: pd.DataFrame, alpha: float, n: int) -> pd.DataFrame:
+    """Holm's step-down correction; ``threshold`` is the band's level at each check's Holm level."""
+    columns = ["quantity", "statistic", "value", "threshold", "p", "passed"]
+    m = len(checks)
+    if m == 0:
+        return pd.DataFrame(columns=columns).astype({"passed": bool})
+    p = checks["p"].to_numpy()
+    order = np.argsort(p, kind="stable")
+    level = alpha / (m - np.arange(m))
+    rejected = np.cumprod(p[order] <= level).astype(bool)
+    passed = np.empty(m, dtype=bool)
+    threshold = np.empty(m)
+    passed[order] = ~rejected
+    threshold[order] = [band_gamma(n, a) for a in level]
+    return checks.assign(threshold=threshold, passed=passed)[columns]

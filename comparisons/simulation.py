@@ -94,6 +94,7 @@ def test_quantities(
     *,
     squares: bool,
     sums: bool,
+    log_likelihood: bool = False,
 ) -> tuple[np.ndarray, list[str]]:
     """Return the test functions of every draw in ``params``.
 
@@ -115,6 +116,10 @@ def test_quantities(
         Add the square of each component (Geweke's second moments).
     sums : bool
         Add pairwise sums of components (SBC's derived quantities).
+    log_likelihood : bool
+        Add ``log_likelihood``, the log likelihood of ``data`` at each draw, from
+        the pair's ``log_likelihood`` when it declares one (a model that
+        simulates adds it anyway, from PyMC).
 
     Returns
     -------
@@ -122,7 +127,7 @@ def test_quantities(
         Components, ``a^2`` for each component (if ``squares``), ``a*b`` (and
         ``a+b`` if ``sums``) for each pair of components (up to
         :data:`comparisons.agreement.MAX_COMPONENTS_FOR_PRODUCTS` components),
-        then the pair's derived quantities.
+        then the pair's derived quantities (and ``log_likelihood``).
     names : list of str
         The quantity names, labelled like :func:`comparisons.agreement.scalar_components`.
     """
@@ -149,7 +154,8 @@ def test_quantities(
             if sums:
                 out.append(comp[..., i : i + 1] + comp[..., j : j + 1])
                 labels.append(f"{names[i]}+{names[j]}")
-    if pair.derived is not None or witness is not None:
+    own_loglik = log_likelihood and witness is None and pair.log_likelihood is not None
+    if pair.derived is not None or witness is not None or own_loglik:
         ds = xr.Dataset(
             {
                 var: (("chain", "draw", *(f"{var}_dim_{k}" for k in range(np.ndim(v) - 2))), v)
@@ -159,6 +165,9 @@ def test_quantities(
         derived = {} if witness is None else dict(witness.log_density(ds, data))
         if pair.derived is not None:
             derived.update(pair.derived(ds, data, dict.fromkeys(names, 0.0)))
+        if own_loglik:
+            loglik = resolve(pair.log_likelihood, argument="pair log_likelihood")(ds, data)
+            derived["log_likelihood"] = loglik
         for qname, da in derived.items():
             out.append(np.asarray(da.transpose("chain", "draw").values, float)[..., None])
             labels.append(qname)

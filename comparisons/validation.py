@@ -226,8 +226,6 @@ def validate(
         result = ValidationResult(verdict=ERROR, checks=_empty_checks(), error=error, **base)
         raise ValidationError(f"{method} on {pair.name}: {error}", result)
     checks, details = CHECKS[method](done, alpha)
-    if method == "sbc":
-        details["under_thinned"] = int(sum(r["under_thinned"] for r in done))
     verdict = PASS if bool(checks["passed"].all()) else FAIL
     return ValidationResult(verdict=verdict, checks=checks, details=details, **base)
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-import xarray as xr
+import pandas as pd
 from scipy import stats
 
-from comparisons import html
+from comparisons import agreement, html, sbc
 from comparisons.files import finite_or_none, write_report
-from comparisons.sbc import SBC_RANK_DRAWS
+from comparisons.sbc import MAX_REFUSED_FRACTION, SBC_RANK_DRAWS
 from comparisons.validation import ERROR, FAIL, PASS, ValidationResult
 
 
@@ -41,8 +41,11 @@ def to_json(result: ValidationResult) -> dict:
     }
     if result.error is not None:
         doc["error"] = result.error
-    if result.method == "sbc" and "under_thinned" in result.details:
-        doc["under_thinned"] = result.details["under_thinned"]
+    if result.method == "sbc" and "refused" in result.details:
+        d = result.details
+        keys = ("ranked", "refused", "refused_replications", "max_refused_fraction", "chi2")
+        doc.update({key: d[key] for key in keys if key in d})
+        doc["sbc_message"] = d.get("message", "")
     return doc
 
 
@@ -72,9 +75,13 @@ def render_validation(result: ValidationResult) -> str:
         "function's means must agree within their Monte Carlo errors (the successive chain's "
         "from arviz_stats over its replications); Holm's correction over the test functions.",
         "sbc": "Simulation-based calibration draws parameters from the prior, simulates data, "
-        "runs the sampler and ranks the prior draw among posterior draws thinned by ESS. A "
-        "calibrated sampler gives uniform ranks: chi-square test per quantity, Holm-corrected, "
-        "and the Δ-ECDF of the normalised ranks should stay near zero.",
+        f"runs the sampler and ranks the prior draw among {SBC_RANK_DRAWS} posterior draws "
+        "spread evenly over the run. A calibrated sampler gives uniform ranks. Per quantity, "
+        "the ECDF of rank / (L + 1) must stay inside its simultaneous band (Säilynoja, Bürkner "
+        "and Vehtari 2022; band calibrated by simulating uniform ranks, size measured in "
+        "benchmarks/sbc_uniformity.md); Holm's correction over the quantities. A replication "
+        f"with fewer than {SBC_RANK_DRAWS} effective draws is refused (its ranks would pile up "
+        f"at the ends); more than {MAX_REFUSED_FRACTION:.0%} refused fails the run.",
     }[result.method]
     settings_text = ", ".join(f"{k} {v}" for k, v in s.items())
     body = [
@@ -82,7 +89,7 @@ def render_validation(result: ValidationResult) -> str:
         f"<code>{html.escape(result.sampler)}</code> on "
         f"<code>{html.escape(result.pair)}</code></h1>",
         html.verdict_banner(
-            f"Verdict: {result.verdict}. {VERDICT_WORDS[result.verdict]}",
+            f"Verdict: {result.verdict}. {_verdict_words(result)}",
             VERDICT_COLOURS[result.verdict],
         ),
         f"<p>{html.escape(method_text)}</p>",
@@ -91,16 +98,19 @@ def render_validation(result: ValidationResult) -> str:
     ]
     if result.error:
         body.append(f"<p><strong>Error:</strong> {html.escape(result.error)}</p>")
+    if result.method == "sbc" and result.details.get("refused"):
+        d = result.details
+        body.append(
+            f"<p><strong>Refused replications:</strong> {html.escape(d['message'])} "
+            f"Refused: {html.escape(', '.join(map(str, d['refused_replications'])))} "
+            f"({d['ranked']} ranked).</p>"
+        )
     if len(result.checks):
         body += ["<h2>Tests</h2>", html.table(result.checks), "<h2>Figure</h2>"]
         if result.method == "geweke":
             body.append(html.figure(geweke_figure, result, alt="z-score of each test"))
         else:
-            body += [
-                html.figure(sbc_figure, result, alt="rank histograms"),
-                "<h2>Δ-ECDF of the normalised ranks (arviz_plots, pot_c test)</h2>",
-                html.figure(sbc_ecdf_figure, result, alt="Δ-ECDF of the ranks"),
-            ]
+            body += _sbc_sections(result)
     body.append(f'<p><a href="{result.pair}_{result.method}.json">JSON</a></p>')
     return html.page(f"{result.pair} {result.method}: {result.verdict}", body)
 
@@ -143,21 +153,67 @@ def sbc_figure(result: ValidationResult):
     return fig
 
 
+def _verdict_words(result: ValidationResult) -> str:
+    if result.method == "sbc" and result.verdict == FAIL:
+        d = result.details
+        if d.get("refused", 0) > d.get("max_refused_fraction", 1) * (
+            d.get("refused", 0) + d.get("ranked", 0)
+        ) or not d.get("ranked", 1):
+            return d["message"]
+    return VERDICT_WORDS[result.verdict]
+
+
+def _sbc_sections(result: ValidationResult) -> list[str]:
+    d = result.details
+    if not d.get("ranks"):
+        return ["<p>No replication was ranked.</p>"]
+    alpha = result.settings.get("alpha", agreement.ALPHA)
+    parts = [
+        html.figure(sbc_figure, result, alt="rank histograms"),
+        "<h2>ECDF difference of the normalised ranks, with simultaneous bands</h2>",
+        f"<p>ECDF(rank / (L + 1)) minus the uniform CDF for each quantity, L = {d['L']}. "
+        f"Uniform ranks stay inside the light band with probability {1 - alpha:g} per quantity "
+        f"and inside the dark (wider) band with probability {1 - alpha / len(d['quantities']):.4g} "
+        "(Bonferroni over the quantities): a curve that leaves the dark band fails the run; "
+        "Holm's step-down may also fail a curve that leaves only the light band.</p>",
+        html.figure(sbc_ecdf_figure, result, alt="ECDF difference of the ranks with bands"),
+    ]
+    if d.get("chi2"):
+        chi2 = pd.DataFrame(d["chi2"])
+        parts += [
+            f"<h2>Chi-square of {d['bins']} rank bins (shown, not part of the verdict)</h2>",
+            html.table(chi2),
+        ]
+    return parts
+
+
 def sbc_ecdf_figure(result: ValidationResult):
-    """Δ-ECDF of the PIT values (ranks), by ``arviz_plots.plot_ecdf_pit`` with ``pot_c``."""
-    import arviz_plots as azp
-
-    ranks = np.asarray(result.details["ranks"], dtype=float)
+    """ECDF(rank / (L + 1)) - uniform CDF per quantity, with 1 - alpha and Bonferroni bands."""
+    ranks = np.asarray(result.details["ranks"])
     names = result.details["quantities"]
-    pit = (ranks + 0.5) / (SBC_RANK_DRAWS + 1)
-    ds = xr.Dataset(
-        {_safe(name): (("chain", "draw"), pit[None, :, k]) for k, name in enumerate(names[:8])}
+    L = result.details["L"]
+    alpha = result.settings.get("alpha", agreement.ALPHA)
+    n = len(ranks)
+    failed = set(result.checks.loc[~result.checks["passed"].astype(bool), "quantity"])
+    z, lo, hi = sbc.ecdf_band(n, alpha, L)
+    _, lo_all, hi_all = sbc.ecdf_band(n, alpha / len(names), L)
+    cols = min(4, len(names))
+    rows = math.ceil(len(names) / cols)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(3.2 * cols, 2.3 * rows), squeeze=False, sharey=True
     )
-    tree = xr.DataTree.from_dict({"prior_sbc": ds})
-    # "pot_c" (arviz_plots' recommended test; suspicious points highlighted): the
-    # legacy "envelope" bands raise a TypeError in arviz_plots 1.3.2.
-    return azp.plot_ecdf_pit(tree, method="pot_c", backend="matplotlib")
-
-
-def _safe(name: str) -> str:
-    return name.replace("*", " x ").replace("+", " plus ").replace("^", " pow ")
+    for ax, k in zip(axes.flat, range(len(names)), strict=False):
+        ax.fill_between(z, lo_all, hi_all, step="mid", color="0.75", linewidth=0)
+        ax.fill_between(z, lo, hi, step="mid", color="0.88", linewidth=0)
+        _, diff = sbc.ecdf_difference(ranks[:, k], L)
+        colour = html.RED if names[k] in failed else html.BLUE
+        ax.step(z, diff, where="mid", color=colour, linewidth=1.2)
+        ax.axhline(0, color="0.4", linewidth=0.5)
+        ax.set_title(names[k], fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    fig.supxlabel("rank / (L + 1)", fontsize=8)
+    fig.supylabel("ECDF difference", fontsize=8)
+    fig.tight_layout()
+    return fig

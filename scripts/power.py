@@ -51,7 +51,7 @@ on bayes_net); LDA's 15 s a replication is left out.
 """
 SIZES = {
     "geweke": {"replications": 10, "steps": 200, "tune": 20},
-    "sbc": {"replications": 200, "draws": 300, "tune": 100, "chains": 1},
+    "sbc": {"replications": 200, "draws": 1000, "tune": 100, "chains": 1},
 }
 """Validation sizes used here (smaller than the CLI defaults: the study fits in an hour)."""
 

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import xarray as xr
+from scipy import special
 
 from comparisons.loading import load_callable
 from comparisons.pair import ExactMarginal, Pair, Section
@@ -225,6 +226,34 @@ def simulate(data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
     return {"cpts": data["cpts"], "evidence": evidence}
 
 
+def log_likelihood(posterior: xr.Dataset, data: Mapping) -> xr.DataArray:
+    """Return ``log P(evidence | unobserved nodes = draw)`` of every draw, dims (chain, draw).
+
+    The likelihood of what :func:`simulate` draws: the joint probability of the
+    draw with the evidence, over its sum across every pattern of the evidence nodes.
+    """
+    d = validate_data(data)
+    evidence = d["evidence"]
+    observed = [node for node in GRAPH if node in evidence]
+    template = posterior[free_nodes(evidence)[0]].transpose("chain", "draw")
+    free = {
+        node: posterior[node].transpose("chain", "draw").values.astype(np.int64)
+        for node in GRAPH
+        if node not in evidence
+    }
+    patterns = list(itertools.product((0, 1), repeat=len(observed)))
+    logs = []
+    for pattern in patterns:
+        fixed = {n: np.full(template.shape, v) for n, v in zip(observed, pattern, strict=True)}
+        states = {**free, **fixed}
+        logs.append(log_joint(d["cpts"], states))
+    logs = np.stack(logs)
+    actual = patterns.index(tuple(int(evidence[n]) for n in observed))
+    with np.errstate(invalid="ignore"):
+        value = logs[actual] - special.logsumexp(logs, axis=0)
+    return xr.DataArray(value, dims=("chain", "draw"), coords=template.coords)
+
+
 PAIR = Pair(
     name="bayes_net",
     title="Five-node Bayesian network given evidence: Gibbs and rejection sampling",
@@ -244,6 +273,7 @@ PAIR = Pair(
     validation_data=validation_data,
     prior=prior,
     simulate=simulate,
+    log_likelihood=log_likelihood,
     wrong={
         "gibbs_ignoring_children": "handrolled.wrong_samplers:bayes_net_gibbs_ignoring_children",
         "right_marginals_wrong_dependence": (

@@ -369,6 +369,34 @@ def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[
     return {"logp": logp}
 
 
+def log_likelihood(posterior: xr.Dataset, data: Mapping) -> xr.DataArray:
+    """Return ``sum_i log N(weight_i | beta0 + beta1 height_i, sigma2)`` of every draw.
+
+    Parameters
+    ----------
+    posterior : xarray.Dataset
+        ``beta0``, ``beta1``, ``sigma2`` with dims ``(chain, draw)``.
+    data : mapping
+        Regression data (``height``, ``weight``).
+
+    Returns
+    -------
+    xarray.DataArray
+        Dims ``(chain, draw)``.
+    """
+    height = np.asarray(data["height"], dtype=float)
+    weight = np.asarray(data["weight"], dtype=float)
+
+    def loglik(b0, b1, s2):
+        resid = weight - (b0[..., None] + b1[..., None] * height)
+        sse = (resid**2).sum(axis=-1)
+        return -0.5 * (len(weight) * np.log(2 * math.pi * s2) + sse / s2)
+
+    return xr.apply_ufunc(
+        loglik, posterior["beta0"], posterior["beta1"], posterior["sigma2"]
+    ).transpose("chain", "draw")
+
+
 def exact(data: Mapping) -> dict[str, ExactMarginal]:
     """Exact marginals of ``beta0``, ``beta1``, ``sigma2`` and the exact covariances.
 
@@ -472,6 +500,7 @@ PAIR = Pair(
     validation_data=validation_data,
     prior=prior,
     simulate=simulate,
+    log_likelihood=log_likelihood,
     wrong={
         "blocked_rate_as_scale": "handrolled.wrong_samplers:regression_blocked_rate_as_scale",
         "blocked_sse_not_halved": "handrolled.wrong_samplers:regression_blocked_sse_not_halved",

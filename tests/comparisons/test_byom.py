@@ -236,7 +236,7 @@ def test_sbc_needs_a_model_it_can_simulate(user, model, message, tmp_path, capsy
 def test_sbc_from_the_models_prior_predictive(user, tmp_path):
     argv = [
         "validate", *_args(user, data="pumps_sbc.json"), "--method", "sbc",
-        "--scheduler", "synchronous", "--replications", "40", "--draws", "200",
+        "--scheduler", "synchronous", "--replications", "40", "--draws", "1000",
         "--tune", "100", "--out", str(tmp_path),
     ]  # fmt: skip
     assert cli.main(argv) == 0
@@ -250,7 +250,7 @@ def test_sbc_from_the_models_prior_predictive(user, tmp_path):
 def test_sbc_catches_the_planted_bug(user, tmp_path):
     argv = [
         "validate", *_args(user, "sample_wrong", data="pumps_sbc.json"), "--method", "sbc",
-        "--scheduler", "synchronous", "--replications", "40", "--draws", "200", "--tune", "100",
+        "--scheduler", "synchronous", "--replications", "40", "--draws", "1000", "--tune", "100",
         "--out", str(tmp_path),
     ]  # fmt: skip
     assert cli.main(argv) == 1

@@ -147,7 +147,7 @@ def test_console_script_is_installed():
 def test_validate_sampler_pymc_runs_the_twin(tmp_path, capsys):
     code = cli.main(
         ["validate", "bayes_net", "--sampler", "pymc", "--method", "sbc",
-         "--scheduler", "synchronous", "--replications", "20", "--draws", "120",
+         "--scheduler", "synchronous", "--replications", "20",
          "--seed", "5", "--out", str(tmp_path)]
     )  # fmt: skip
     assert code == 0, capsys.readouterr()

@@ -37,14 +37,17 @@ def verdict_text(page: str) -> str:
 def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
     ok = cli.main(
         ["validate", "bayes_net", "--method", "sbc", "--scheduler", SYNCHRONOUS,
-         "--replications", "20", "--draws", "120", "--seed", "5", "--out", str(tmp_path)]
+         "--replications", "20", "--seed", "5", "--out", str(tmp_path)]
     )  # fmt: skip
     assert ok == cli.EXIT_AGREE
     page = (tmp_path / "bayes_net_sbc.html").read_text()
     assert verdict_text(page).startswith("Verdict: pass. Passes:")
-    assert page.count("data:image/png") == 2  # rank histograms and the Δ-ECDF
+    assert page.count("data:image/png") == 2  # rank histograms and the ECDF difference
+    assert "simultaneous bands" in page and "not part of the verdict" in page
     doc = json.loads((tmp_path / "bayes_net_sbc.json").read_text())
     assert doc["verdict"] == "pass" and len(doc["replications"]) == 20
+    assert doc["refused"] == 0 and doc["ranked"] == 20 and doc["sbc_message"] == ""
+    assert len(doc["replications"][0]["draws"]["B"]) == 99
     assert {"quantity", "statistic", "value", "threshold", "passed"} <= set(doc["checks"][0])
     bad = cli.main(
         ["validate", "regression", "--method", "geweke", "--scheduler", SYNCHRONOUS,
@@ -70,3 +73,20 @@ def test_a_stopped_run_is_reported_without_tests(tmp_path):
     page = html_path.read_text()
     assert verdict_text(page).startswith("Verdict: error. Stopped:")
     assert "<h2>Tests</h2>" not in page and "boom" in page
+
+
+def test_refused_replications_are_counted_and_named(tmp_path, capsys):
+    code = cli.main(
+        ["validate", "regression", "--method", "sbc", "--scheduler", SYNCHRONOUS,
+         "--sampler", "tests/comparisons/test_sbc.py:sticky_regression",
+         "--replications", "6", "--seed", "3", "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert code == cli.EXIT_DISAGREE
+    assert "refused fraction" in capsys.readouterr().out
+    page = (tmp_path / "regression_sbc.html").read_text()
+    assert "mixes too slowly for SBC at these settings" in verdict_text(page)
+    assert "Refused replications:" in page and "Run more draws or longer chains" in page
+    doc = json.loads((tmp_path / "regression_sbc.json").read_text())
+    assert doc["verdict"] == "fail" and doc["refused"] == 6 and doc["ranked"] == 0
+    assert doc["refused_replications"] == list(range(6)) and doc["max_refused_fraction"] == 0.05
+    assert "mixes too slowly" in doc["sbc_message"]
