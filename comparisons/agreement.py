@@ -462,19 +462,21 @@ def rhat_threshold(
 
 
 def diagnostic_checks(
-    summaries: Mapping[str, pd.DataFrame], chains: int, draws: int
+    summaries: Mapping[str, pd.DataFrame], chains: int, draws: int | Mapping[str, int]
 ) -> pd.DataFrame:
     """Return the convergence gates of every side: R-hat, bulk and tail ESS, per quantity.
 
     Columns :data:`CHECK_COLUMNS`, ``kind`` ``"diagnostic"``, ``side`` the side's label.
     The R-hat threshold of each quantity is :func:`rhat_threshold` of its
-    within-chain ESS and the side's number of quantities.
+    within-chain ESS and the side's number of quantities; ``draws`` is the
+    draws per chain, one number or one per side.
     """
     ess_min = ESS_PER_CHAIN_MIN * chains
     rows = []
     for label, summary in summaries.items():
         ess = summary["ess_within"].to_numpy()
-        rhat_max = rhat_threshold(ess, chains, draws, len(summary))
+        n = draws[label] if isinstance(draws, Mapping) else draws
+        rhat_max = rhat_threshold(ess, chains, n, len(summary))
         for (quantity, row), r_max in zip(summary.iterrows(), rhat_max, strict=True):
             for stat, value, threshold, ok in (
                 ("r_hat", row["r_hat"], r_max, row["r_hat"] < r_max),
@@ -609,7 +611,7 @@ def compare_draws(
         summaries = {label: summarize(da) for label, da in sides.items()}
     z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
     z_table = resolutions(z_table, tolerance, alpha_equivalence, means_only)
-    draws = max(da.sizes["draw"] for da in sides.values())
+    draws = {label: da.sizes["draw"] for label, da in sides.items()}
     gates = diagnostic_checks(summaries, max(chains), draws)
     support = support_checks(sides)
     z_table = z_table.assign(value=z_table["z"], statistic="z(" + z_table["statistic"] + ")")

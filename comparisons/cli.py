@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-draws",
         type=int,
         metavar="N",
-        help="draws per chain an undecided run may grow to (default 8 x --draws; "
+        help="draws per chain an undecided run may grow to (default 16 x --draws; "
         "equal to --draws for one look)",
     )
     compare.add_argument(

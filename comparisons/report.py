@@ -298,7 +298,15 @@ def _draws_sentence(result: PairResult) -> str:
     draws = [look["draws"] for look in result.looks] or [result.settings["draws"]]
     grown = " → ".join(str(d) for d in draws)
     budget = result.settings.get("max_draws")
-    return f"{grown} draws (up to {budget})" if budget else f"{grown} draws"
+    text = f"{grown} draws (up to {budget})" if budget else f"{grown} draws"
+    held = {
+        label: side.tree["posterior"].sizes["draw"]
+        for label, side in result.sides.items()
+        if side.tree["posterior"].sizes["draw"] != draws[-1]
+    }
+    if held:
+        text += " (" + ", ".join(f"{label} kept {n}" for label, n in held.items()) + ")"
+    return text
 
 
 def _resolution_section(result: PairResult) -> str:

@@ -31,9 +31,12 @@ from comparisons.witness import LOG_DENSITIES, ModelWitness
 from pairdata.checks import check_integer, check_positive
 
 DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
-BUDGET_FACTOR = 8
+BUDGET_FACTOR = 16
 """A run may grow to this many times its first draws unless told otherwise (``max_draws``):
-looks at 1, 2, 4 and 8 times the draws."""
+looks at 1, 2, 4, 8 and 16 times the draws."""
+REFERENCE_SHARE = 0.2
+"""PyMC's reference grows at a look only when its squared MCSE is at least this share of
+the variance of a difference that is still undecided (:func:`_reference_limits`)."""
 HANDROLLED, USER, PYMC_STEP = "handrolled", "user", "pymc_step"
 ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
 """What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
@@ -149,7 +152,8 @@ class PairResult:
     timings: dict[str, float] = field(default_factory=dict)
     data: Mapping[str, Any] = field(default_factory=dict)
     looks: list[dict[str, Any]] = field(default_factory=list)
-    """Per look: ``look``, ``draws`` per chain, the error rates spent (``alpha``,
+    """Per look: ``look``, ``draws`` per chain (of the sides ``grown`` at that look; a
+    side not grown keeps its draws), the error rates spent (``alpha``,
     ``alpha_equivalence``), its ``seconds`` and every side's ``verdicts``."""
     pymc_runs: dict[tuple[str, int], Side] = field(default_factory=dict)
     """PyMC's runs by (side label, draws): what ``pymc_from`` reuses."""
@@ -334,11 +338,13 @@ def run_pair(
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
     looks: list[dict[str, Any]] = []
+    sides: dict[str, Side] = {}
+    growing_now: list[str] = []
     for k, n in enumerate(schedule, start=1):
         look_start = time.perf_counter()
-        sides = {}
         for label, chains_ in growing.items():
-            sides[label] = chains_.grow(n, say)
+            if k == 1 or label in growing_now:
+                sides[label] = chains_.grow(n, say)
         products = _attach_quantities(pair, data, sides, reference, witness)
         compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
         quantities = {label: side.quantities for label, side in sides.items()}
@@ -368,6 +374,7 @@ def run_pair(
             {
                 "look": k,
                 "draws": n,
+                "grown": list(sides) if k == 1 else growing_now,
                 "alpha": alpha,
                 "alpha_equivalence": alpha_equivalence,
                 "seconds": now - look_start,
@@ -376,6 +383,9 @@ def run_pair(
         )
         if decided or out_of_time or k == len(schedule):
             break
+        growing_now = [label for label, side in sides.items() if side.role in UNDER_TEST]
+        if _reference_limits(checks, summaries, growing_now):
+            growing_now.append(PYMC)
         say(RunEvent(pair.name, "", "look", settings["chains"], n, now - look_start, verdicts))
 
     checks = agreement.with_energy_checks(checks, quantities, compared, summaries)
@@ -401,6 +411,36 @@ def run_pair(
 
 SEVERITY = agreement.VERDICTS
 """Verdicts from best to worst: the pair's verdict is its worst hand-rolled side's."""
+
+
+def _reference_limits(
+    checks: pd.DataFrame, summaries: Mapping[str, pd.DataFrame], labels: list[str]
+) -> bool:
+    """Return True when more PyMC draws would help decide the sides ``labels``.
+
+    That is when PyMC fails a gate or an exact check of its own is not within
+    its tolerance, or when, in a comparison of one of ``labels`` with PyMC that
+    is not yet within its tolerance, PyMC's squared MCSE is at least
+    :data:`REFERENCE_SHARE` of the difference's variance. Otherwise the
+    undecided sides' own Monte Carlo error is what keeps them undecided, and
+    only they grow: NUTS is usually far ahead of a hand-written sampler, and
+    rerunning it is the costly part of a look.
+    """
+    mine = checks[checks["side"] == PYMC]
+    if not mine["passed"].all() or mine["equivalent"].eq(False).any():
+        return True
+    open_ = checks[
+        checks["side"].isin(labels)
+        & (checks["kind"] == "agreement")
+        & checks["equivalent"].eq(False)
+    ]
+    reference = summaries[PYMC]
+    for row in open_.itertuples():
+        column = f"mcse_{row.statistic[2:-1]}"  # "z(mean)" -> "mcse_mean"
+        theirs = reference.at[row.quantity, column] ** 2
+        if theirs >= REFERENCE_SHARE * (theirs + summaries[row.side].at[row.quantity, column] ** 2):
+            return True
+    return False
 
 
 class _HandrolledChains:

@@ -29,7 +29,7 @@ def test_compare_bivariate_normal_agrees(agreed):
         "chains": 4,
         "seed": 20261122,
         "tolerance": 0.2,
-        "max_draws": 8000,
+        "max_draws": 16000,
         "max_seconds": None,
     }
     assert [look["draws"] for look in document["looks"]] == [1000]
