@@ -30,6 +30,7 @@ draws = 1000
 tune = 1000
 chains = 4
 seed = 20261122
+max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that last until decided")
 
 # %%
 # %matplotlib inline
@@ -211,7 +212,13 @@ print(build_model(data).str_repr())
 
 # %%
 result = run_pair(
-    get_pair("regression"), draws=draws, tune=tune, chains=chains, seed=seed, progress=print
+    get_pair("regression"),
+    draws=draws,
+    tune=tune,
+    chains=chains,
+    seed=seed,
+    max_draws=max_draws,
+    progress=print,
 )
 print("verdict:", result.verdict, result.verdicts)
 checks = result.checks
@@ -224,10 +231,14 @@ print(f"{len(failed)} of {len(checks)} checks failed")
 display(failed)
 
 # %% [markdown]
-# *agree* means every statistic matched within its Monte Carlo error and every
-# side converged; *disagree* that some difference is too large for Monte Carlo
-# error; *not converged* that a side failed $\hat R < 1.01$ or ESS $\ge 100$ per
-# chain: run longer (expected at the tiny settings of the test run).
+# *agree* means that at 95 % confidence every compared statistic differs
+# between the sides by less than 0.2 posterior sd (0.4 for the 5 % and 95 %
+# quantiles), no test detected a difference and every side converged;
+# *disagree* that some difference is too large for Monte Carlo error;
+# *inconclusive* that nothing was detected but that resolution was not reached
+# within the budget (an undecided run doubles its draws up to 16 times first);
+# *not converged* that a side failed its $\hat R$ or ESS gates: run longer
+# (expected at the tiny settings of the test run).
 #
 # ## 7. What to look at in the diagnostics
 #

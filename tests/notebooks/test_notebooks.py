@@ -29,7 +29,7 @@ EXPECTED = {
     "markov_chains_and_monte_carlo",
     "lda",
 }
-SMALL = {"draws": 200, "tune": 200, "chains": 2}
+SMALL = {"draws": 200, "tune": 200, "chains": 2, "max_draws": 200}
 """Tiny settings for the smoke run (the harness needs chains >= 2)."""
 
 
