@@ -96,15 +96,26 @@ def _resolution_or_none(value) -> float | str | None:
     return "inf" if math.isinf(value) else float(value)
 
 
+def deciding_checks(result: PairResult) -> pd.DataFrame:
+    """Return the checks the pair's verdict rests on: its sides under test's and PyMC's own.
+
+    A second PyMC reference (``pymc_step``) is shown in the report but decides nothing.
+    """
+    labels = [label for label, side in result.sides.items() if side.role in UNDER_TEST]
+    return result.checks[result.checks["side"].isin([*labels, PYMC])]
+
+
 def resolution_table(result: PairResult) -> pd.DataFrame:
     """Per quantity, the resolution reached for each statistic: the largest over its checks.
 
     In posterior sds: the side(s) under test and PyMC differ by less than this
-    at the run's confidence (``agreement.resolutions``). ``NaN`` where no
-    tolerance applies (the spread of a centred product). Rows sorted from the
-    worst (largest resolution over tolerance) down.
+    at the run's confidence (``agreement.resolutions``), over the checks the
+    verdict rests on (:func:`deciding_checks`). ``NaN`` where no tolerance
+    applies (the spread of a centred product). Rows sorted from the worst
+    (largest resolution over tolerance) down.
     """
-    z = result.checks[result.checks["kind"].isin(["agreement", "exact"])]
+    checks = deciding_checks(result)
+    z = checks[checks["kind"].isin(["agreement", "exact"])]
     z = z[z["tolerance"].notna()]
     if z.empty:
         return pd.DataFrame()
@@ -135,7 +146,7 @@ def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
 
 def verdict_sentence(result: PairResult) -> str:
     """Return the verdict in words a student understands, with the numbers behind it."""
-    checks = result.checks
+    checks = deciding_checks(result)
     z = checks[checks["kind"].isin(["agreement", "exact"])]
     gates = checks[checks["kind"] == "diagnostic"]
     variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)

@@ -101,6 +101,24 @@ def test_every_check_names_the_side_it_judges(runs):
     assert any(not c["passed"] and c["side"] == "handrolled:shrinkless" for c in checks)
 
 
+def test_an_agree_report_states_the_resolution_it_certifies(runs):
+    code, out = runs["agree"]
+    document = json.loads((out / "bivariate_normal.json").read_text())
+    tolerance = document["resolution"]["tolerance"]
+    assert tolerance == {"mean": 0.2, "sd": 0.2, "q50": 0.2, "q5": 0.4, "q95": 0.4}
+    reached = document["resolution"]["reached"]
+    assert set(reached) == set(tolerance) and all(reached[k] < tolerance[k] for k in reached)
+    certified = [c for c in document["checks"] if c["equivalent"] is not None]
+    assert max(c["resolution"] for c in certified if c["statistic"] == "z(mean)") == reached["mean"]
+    products = [c for c in document["checks"] if c["quantity"] == "x[0]*x[1]"]
+    assert {c["statistic"]: c["tolerance"] for c in products if c["kind"] == "agreement"} == {
+        "z(mean)": 0.2, "z(sd)": None, "z(q5)": None, "z(q50)": None, "z(q95)": None,
+    }  # fmt: skip
+    page = (out / "bivariate_normal.html").read_text()
+    assert "Resolution reached" in page and "less than 0.2 posterior sd" in page
+    assert document["looks"][-1]["verdicts"]["handrolled:gibbs"] == "agree"
+
+
 def test_index_shows_speed_ratios_below_one(tmp_path):
     entry = {
         "name": "regression", "title": "t", "verdict": "agree", "seconds": 1.0,
@@ -158,3 +176,23 @@ def test_the_verdict_sentence_names_what_failed():
     assert "joint distribution differs" in _sentence("disagree", "multivariate")
     assert "outside the support" not in _sentence("disagree", "multivariate")
     assert _sentence("not converged", "diagnostic").startswith("Not converged: 1 convergence")
+
+
+def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references():
+    from comparisons.report import deciding_checks, resolution_table
+    from comparisons.run import run_pair
+
+    result = run_pair(
+        registry.get_pair("mh_normal"),
+        draws=300,
+        tune=300,
+        chains=2,
+        max_draws=300,
+        progress=lambda event: None,
+    )
+    assert "pymc:metropolis" in set(result.checks["side"])
+    assert "pymc:metropolis" not in set(deciding_checks(result)["side"])
+    z = deciding_checks(result)
+    z = z[z["tolerance"].notna()]
+    table = resolution_table(result)
+    assert table.max().max() == z["resolution"].max()
