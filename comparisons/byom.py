@@ -89,7 +89,7 @@ class ExactFrom:
         """Return ``{quantity: ExactMarginal}``."""
         try:
             marginals = self.exact(data)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
             raise ValueError(
                 f"--model: exact(data) raised {type(exc).__name__}: {one_line(exc)}"
             ) from None

@@ -8,7 +8,9 @@ input error (one line on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -158,8 +160,15 @@ def _pair_and_data(args):
     return model_pair(model, data, sampler, name=report_name), data
 
 
+def _terminated(signum, frame) -> None:
+    """SIGTERM ends a run like Ctrl-C: files being written are removed, not left half-written."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         args = build_parser().parse_args(argv)
         if args.command == "list":
@@ -188,7 +197,10 @@ def _list() -> int:
 
 
 def _compare(args) -> int:
+    from comparisons.files import writable_dir
+
     pair, data = _pair_and_data(args)
+    writable_dir(args.out)
     result = _run(pair, args, data)
     html_path, json_path = _write(result, args.out)
     _print_summary(result)
@@ -235,10 +247,12 @@ def _print_summary(result) -> None:
 
 
 def _validate(args) -> int:
+    from comparisons.files import writable_dir
     from comparisons.validation import PASS, ValidationError, validate
     from comparisons.validation_report import write_validation_report
 
     pair, _ = _pair_and_data(args)
+    writable_dir(args.out)
     names = ("replications", "steps", "draws", "tune", "chains", "seed")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:
@@ -266,9 +280,11 @@ def _validate(args) -> int:
 
 
 def _report(args) -> int:
+    from comparisons.files import writable_dir
     from comparisons.registry import PAIRS
     from comparisons.report import index_entry, write_index
 
+    writable_dir(args.out)
     entries, worst = [], EXIT_AGREE
     for pair in PAIRS:
         start = time.perf_counter()

@@ -56,7 +56,7 @@ def call_sampler(name: str, func: Callable, data: Mapping, **kwargs: Any) -> Any
     """
     try:
         return func(copy.deepcopy(data), **kwargs)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
         raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
 
 
@@ -99,11 +99,12 @@ def to_datatree(
 ) -> xr.DataTree:
     """Check a sampler's output against the contract and return it as a DataTree.
 
-    See :func:`check_output` for the parameters and the checks; a returned
-    DataTree is kept as it is (with its ``sample_stats``), a dict is converted
-    with ``arviz_base.from_dict``.
+    See :func:`check_output` for the parameters and the checks; non-finite
+    draws are kept (a wrong sampler's draws get a verdict, not an error). A
+    returned DataTree is kept as it is (with its ``sample_stats``), a dict is
+    converted with ``arviz_base.from_dict``.
     """
-    arrays = check_output(output, variables, shapes, chains, draws, name)
+    arrays = check_output(output, variables, shapes, chains, draws, name, finite=False)
     if isinstance(output, xr.DataTree):
         return output
     return azb.from_dict({"posterior": arrays})
@@ -116,6 +117,8 @@ def check_output(
     chains: int,
     draws: int,
     name: str,
+    *,
+    finite: bool = True,
 ) -> dict[str, np.ndarray]:
     """Check a sampler's output against the contract; return ``{variable: ndarray}``.
 
@@ -131,23 +134,29 @@ def check_output(
         Expected leading dimensions.
     name : str
         The sampler's name, for messages.
+    finite : bool
+        Refuse non-finite draws (Geweke's test and SBC need numbers to rank);
+        ``compare`` keeps them and judges them (its support checks).
 
     Returns
     -------
     dict of str to ndarray
-        Each shaped (chains, draws, *event_shape), in the order of ``variables``.
+        Each shaped (chains, draws, *event_shape), as float64, in the order of
+        ``variables``.
 
     Raises
     ------
     SamplerError
-        On missing or extra variables, wrong shapes or non-finite draws.
+        On missing or extra variables, wrong shapes, draws that are not real
+        numbers (object, string, complex dtypes), or non-finite draws when
+        ``finite``.
     """
     if isinstance(output, xr.DataTree):
         if "posterior" not in output.children:
             raise SamplerError(f"sampler {name} returned a DataTree without a posterior group")
         arrays = {v: output["posterior"][v].values for v in variables if v in output["posterior"]}
     elif isinstance(output, Mapping):
-        arrays = {v: np.asarray(output[v]) for v in variables if v in output}
+        arrays = {v: _as_array(output[v], v, name) for v in variables if v in output}
     else:
         raise SamplerError(
             f"sampler {name} must return a dict of arrays or a DataTree, "
@@ -166,12 +175,25 @@ def check_output(
             f"expected {list(variables)}"
         )
     for var, values in arrays.items():
+        if values.dtype.kind not in "biuf":
+            raise SamplerError(
+                f"sampler {name} returned {var} of dtype {values.dtype}; draws must be real "
+                "numbers (bool, int or float)"
+            )
         expected = (chains, draws, *shapes[var])
         if values.shape != expected:
             raise SamplerError(
                 f"sampler {name} returned {var} with shape {values.shape}, expected {expected} "
                 "(chains, draws, *event_shape)"
             )
-        if not np.all(np.isfinite(values)):
+        if finite and not np.all(np.isfinite(values)):
             raise SamplerError(f"sampler {name} returned non-finite values in {var}")
-    return {v: arrays[v] for v in variables}
+    return {v: arrays[v].astype(float) for v in variables}
+
+
+def _as_array(values: Any, var: str, name: str) -> np.ndarray:
+    """Return a sampler's draws of ``var`` as an array, or a one-line SamplerError."""
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError) as exc:  # ragged lists, odd objects
+        raise SamplerError(f"sampler {name} returned {var} that is not an array: {exc}") from None

@@ -32,6 +32,23 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def writable_dir(out: Path, argument: str = "--out") -> Path:
+    """Create ``out`` if needed and check that files can be written there; return it.
+
+    Called before any sampling, so a run that could not save its report fails
+    at once (``ValueError`` naming ``argument``), not after minutes of work.
+    """
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ValueError(f"{argument} {str(out)!r} cannot be written: {reason}") from None
+    return out
+
+
 def write_report(out: Path, stem: str, document: Mapping[str, Any], page: str) -> tuple[Path, Path]:
     """Write ``out/<stem>.json`` and ``out/<stem>.html``, each atomically.
 

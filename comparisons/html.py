@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
@@ -93,7 +94,9 @@ def figure(make: Callable[..., Any], *args: Any, alt: str) -> str:
     a plotting library's bug), so any exception is caught and named.
     """
     try:
-        return img(make(*args), alt)
+        with warnings.catch_warnings():  # odd draws (NaN, inf, constant) warn in every library
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return img(make(*args), alt)
     except Exception as exc:  # any plotting failure
         reason = escape(type(exc).__name__)
         return f"<p><em>The figure ({escape(alt)}) could not be drawn: {reason}.</em></p>"

@@ -65,7 +65,7 @@ def load_module(target: str, *, argument: str = "--sampler", spec: str | None = 
         raise ValueError(f"{argument} file {target!r} does not exist")
     try:
         return _import_file(target) if target.endswith(".py") else importlib.import_module(target)
-    except Exception as exc:  # any import-time failure of user code is an input error
+    except (Exception, SystemExit) as exc:  # any import-time failure of user code, sys.exit too
         raise ValueError(
             f"{argument} {spec!r} does not import: {type(exc).__name__}: {exc}"
         ) from None

@@ -262,7 +262,7 @@ class ModelWitness:
                 func = pm.pytensorf.compile(
                     inputs, outputs, random_seed=False, on_unused_input="ignore"
                 )
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
                 raise ValueError(
                     f"{self.argument} {self.name}: cannot simulate from the model "
                     f"({type(exc).__name__}: {one_line(exc)})"
@@ -300,7 +300,7 @@ def build(build_model: str | Callable, data: Mapping, *, argument: str = "--mode
     )
     try:
         model = func(copy.deepcopy(dict(data)))
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
         raise ValueError(
             f"{argument} {name} raised {type(exc).__name__}: {one_line(exc)}"
         ) from None

@@ -31,3 +31,25 @@ def regression_raises_midway(data, *, draws, tune, chains, random_seed):
     if random_seed is not None and random_seed % 16 == 3:
         raise FloatingPointError("sigma2 underflowed to zero")
     return reg.sample_blocked(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+
+
+def bivariate_exits(data, *, draws, tune, chains, random_seed):
+    """Ends the process as a script would: ``sys.exit(0)`` must not read as "agree"."""
+    import sys
+
+    sys.exit(0)
+
+
+def bivariate_object_dtype(data, *, draws, tune, chains, random_seed):
+    """Returns an object array (Python floats in boxes), as a list-of-lists slip does."""
+    return {"x": np.zeros((chains, draws, 2)).astype(object)}
+
+
+def bivariate_complex(data, *, draws, tune, chains, random_seed):
+    """Returns complex draws (a square root of a negative variance gone unnoticed)."""
+    return {"x": np.zeros((chains, draws, 2)) + 0j}
+
+
+def bivariate_strings(data, *, draws, tune, chains, random_seed):
+    """Returns the draws as strings, as a sampler that read them from a text file does."""
+    return {"x": np.full((chains, draws, 2), "5.0")}

@@ -89,6 +89,10 @@ def test_wrong_sampler_is_caught_with_exit_1(tmp_path, capsys):
         (f"{MALFORMED}:bivariate_wrong_name", "did not return variable(s) ['x']"),
         (f"{MALFORMED}:bivariate_wrong_shape", "expected (4, 1000, 2)"),
         (f"{MALFORMED}:bivariate_raises", "raised RuntimeError: step size became negative"),
+        (f"{MALFORMED}:bivariate_exits", "bivariate_exits raised SystemExit: 0"),
+        (f"{MALFORMED}:bivariate_object_dtype", "returned x of dtype object"),
+        (f"{MALFORMED}:bivariate_complex", "returned x of dtype complex128"),
+        (f"{MALFORMED}:bivariate_strings", "returned x of dtype <U3"),
     ],
 )
 def test_bad_sampler_exits_2_with_one_line(spec, message, tmp_path, capsys):
@@ -173,3 +177,35 @@ def test_validate_sampler_pymc_bad_input_exits_2_with_one_line(argv, message, tm
     assert code == 2
     assert len(err) == 1 and message in err[0]
     assert not any(tmp_path.iterdir())
+
+
+WRONG_OUTPUTS = "tests/comparisons/wrong_outputs.py"
+
+
+@pytest.mark.parametrize("name", ["nan_draws", "inf_draws"])
+def test_non_finite_draws_get_a_disagree_verdict_and_a_report(name, tmp_path, capsys):
+    spec = f"{WRONG_OUTPUTS}:{name}"
+    code = cli.main(["compare", "bivariate_normal", "--sampler", spec, "--out", str(tmp_path)])
+    assert code == 1
+    document = json.loads((tmp_path / "bivariate_normal.json").read_text())
+    assert document["verdict"] == "disagree"
+    support = [c for c in document["checks"] if c["kind"] == "support" and not c["passed"]]
+    assert support and all(c["side"] == "user" for c in support)
+    assert "Verdict: disagree" in (tmp_path / "bivariate_normal.html").read_text()
+
+
+def test_a_sampler_that_writes_into_its_data_changes_nothing_else(tmp_path):
+    spec = f"{WRONG_OUTPUTS}:mutates_its_data"
+    code = cli.main(["compare", "bivariate_normal", "--sampler", spec, "--out", str(tmp_path)])
+    assert code == 0  # PyMC and the exact answer saw the data as it was
+
+
+def test_an_output_directory_that_cannot_be_written_fails_before_any_sampling(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code = cli.main(["compare", "lda", "--out", str(blocker / "reports")])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.splitlines() == [
+        f"mcmc-pairs: error: --out '{blocker / 'reports'}' cannot be written: Not a directory"
+    ]
