@@ -74,6 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="start no new look that would end after S seconds (default: no limit)",
     )
+    compare.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="stop the hand-written sampler when one call takes longer than S seconds "
+        "(exit 2; default: no limit)",
+    )
     compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
@@ -222,6 +229,7 @@ def _run(pair, args, data=None):
         tolerance=getattr(args, "tolerance", None),
         max_draws=getattr(args, "max_draws", None),
         max_seconds=getattr(args, "max_seconds", None),
+        timeout=getattr(args, "timeout", None),
     )
 
 
@@ -290,7 +298,7 @@ def _report(args) -> int:
         start = time.perf_counter()
         try:
             result = _run(pair, args)
-        except ValueError as exc:  # one broken pair must not hide the others
+        except Exception as exc:  # one broken pair must not hide the others
             print(f"mcmc-pairs: error in pair {pair.name}: {one_line(exc)}", file=sys.stderr)
             entries.append(
                 {

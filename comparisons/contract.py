@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import copy
 import inspect
+import multiprocessing
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,20 +46,78 @@ def sampler_name(sampler: str | Callable) -> str:
     return f"{getattr(sampler, '__module__', '?')}:{qualname}"
 
 
-def call_sampler(name: str, func: Callable, data: Mapping, **kwargs: Any) -> Any:
+def call_sampler(
+    name: str, func: Callable, data: Mapping, *, timeout: float | None = None, **kwargs: Any
+) -> Any:
     """Call ``func(data, **kwargs)`` on its own copy of ``data``; return what it returns.
 
     Nothing the sampler does to its data reaches the caller (or the other side).
+    With a ``timeout`` (seconds) the call runs in a forked child process that
+    is killed when it has not returned in time: a sampler that hangs, even
+    inside compiled code, ends with a clear error (a resumable sampler's
+    ``state`` comes back from the child with its draws).
 
     Raises
     ------
     SamplerError
-        Whatever the sampler raised, named with ``name``.
+        Whatever the sampler raised (``SystemExit`` included: only
+        ``KeyboardInterrupt`` goes through), or its timeout, named with ``name``.
     """
+    if timeout is not None:
+        return _call_in_child(name, func, data, timeout, kwargs)
     try:
         return func(copy.deepcopy(data), **kwargs)
     except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
         raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
+
+
+def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwargs) -> Any:
+    """Run the sampler in a forked process; kill it after ``timeout`` seconds."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(send, func, data, kwargs), daemon=True)
+    with warnings.catch_warnings():
+        # fork copies the sampler as it is (a user's file-loaded function cannot be
+        # re-imported by a spawned child); the child runs only the sampler, so the
+        # threads fork does not copy are the ones it does not need
+        warnings.simplefilter("ignore", DeprecationWarning)
+        child.start()
+    send.close()
+    try:
+        if not receive.poll(timeout):
+            raise SamplerError(
+                f"sampler {name} did not finish within {timeout:g} s (--timeout); it was stopped"
+            )
+        try:
+            kind, payload = receive.recv()
+        except EOFError:
+            child.join()
+            raise SamplerError(
+                f"sampler {name} died without returning (exit code {child.exitcode})"
+            ) from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+    if kind == "error":
+        raise SamplerError(f"sampler {name} raised {payload}")
+    output, state = payload
+    if kwargs.get("state") is not None:
+        kwargs["state"].clear()
+        kwargs["state"].update(state)
+    return output
+
+
+def _child(send, func: Callable, data: Mapping, kwargs) -> None:
+    """Call the sampler in the forked child; send back (draws, state) or the error."""
+    try:
+        output = func(copy.deepcopy(data), **kwargs)
+        send.send(("ok", (output, kwargs.get("state"))))
+    except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
+        send.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        send.close()
 
 
 def resumable(func: Callable) -> bool:

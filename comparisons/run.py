@@ -171,10 +171,14 @@ def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
     ``delta`` that ``agree`` certifies, :func:`comparisons.agreement.tolerances`),
     ``max_draws`` (draws per chain the run may grow to; default
     :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look) and
-    ``max_seconds`` (wall time after which no new look starts; default none).
+    ``max_seconds`` (wall time after which no new look starts; default none)
+    and ``timeout`` (seconds a hand-written sampler's call may take before it
+    is stopped, :func:`comparisons.contract.call_sampler`; default none).
     """
     settings = {**DEFAULT_SETTINGS, **pair.settings}
-    settings.update({"tolerance": agreement.TOLERANCE, "max_draws": None, "max_seconds": None})
+    settings.update(
+        {"tolerance": agreement.TOLERANCE, "max_draws": None, "max_seconds": None, "timeout": None}
+    )
     settings.update({k: v for k, v in overrides.items() if v is not None})
     for key, low in (("draws", 1), ("tune", 0), ("chains", 1), ("seed", 0)):
         check_integer(key, settings[key], low)
@@ -186,8 +190,9 @@ def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
         settings["max_draws"] = BUDGET_FACTOR * settings["draws"]
     check_integer("max_draws", settings["max_draws"], settings["draws"])
     agreement.tolerances(settings["tolerance"])  # checks it
-    if settings["max_seconds"] is not None:
-        check_positive("max_seconds", settings["max_seconds"])
+    for key in ("max_seconds", "timeout"):
+        if settings[key] is not None:
+            check_positive(key, settings[key])
     return settings
 
 
@@ -230,6 +235,7 @@ def run_pair(
     tolerance: float | None = None,
     max_draws: int | None = None,
     max_seconds: float | None = None,
+    timeout: float | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     pymc_from: PairResult | None = None,
 ) -> PairResult:
@@ -264,6 +270,9 @@ def run_pair(
         times ``draws``; ``max_draws=draws`` makes one look).
     max_seconds : float, optional
         No new look starts once it would likely end after this many seconds.
+    timeout : float, optional
+        Stop a hand-written sampler's call that takes longer than this many
+        seconds (it runs in a child process): :class:`SamplerError`.
     progress : callable, optional
         Receives a :class:`RunEvent` at the start and the end of every side
         and between looks (default: print it to stderr).
@@ -292,6 +301,7 @@ def run_pair(
         tolerance=tolerance,
         max_draws=max_draws,
         max_seconds=max_seconds,
+        timeout=timeout,
     )
     cache: dict[tuple[str, int], Side] = {}
     if pymc_from is not None:
@@ -464,6 +474,7 @@ class _HandrolledChains:
             tune=tune,
             chains=self.settings["chains"],
             random_seed=self.settings["seed"],
+            timeout=self.settings["timeout"],
             **extra,
         )
         chains = self.settings["chains"]
@@ -475,7 +486,16 @@ class _HandrolledChains:
         say(RunEvent(self.pair_name, label, "start", chains, draws))
         begin = time.perf_counter()
         if self.side is None:  # JIT warm-up, timed apart
-            call_sampler(self.name, self.func, self.data, draws=1, tune=0, chains=1, random_seed=0)
+            call_sampler(
+                self.name,
+                self.func,
+                self.data,
+                draws=1,
+                tune=0,
+                chains=1,
+                random_seed=0,
+                timeout=self.settings["timeout"],
+            )
             start = time.perf_counter()
             timings = {"compile_s": start - begin, "sampling_s": 0.0}
             tree = None

@@ -37,6 +37,7 @@ def compare(
     tolerance: float | None = None,
     max_draws: int | None = None,
     max_seconds: float | None = None,
+    timeout: float | None = None,
     out: str | Path | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     **extras: Any,
@@ -57,9 +58,9 @@ def compare(
     draws, tune, chains, seed : int, optional
         Settings shared by both sides; default the model module's ``SETTINGS``,
         then 1000, 1000, 4 and a fixed seed.
-    tolerance, max_draws, max_seconds : optional
-        The resolution ``agree`` certifies and the run's budget
-        (:func:`comparisons.run.run_pair`).
+    tolerance, max_draws, max_seconds, timeout : optional
+        The resolution ``agree`` certifies, the run's budget and the sampler's
+        time limit per call (:func:`comparisons.run.run_pair`).
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
@@ -103,6 +104,7 @@ def compare(
         tolerance=tolerance,
         max_draws=max_draws,
         max_seconds=max_seconds,
+        timeout=timeout,
         progress=progress,
     )
     if out is not None:

@@ -53,3 +53,11 @@ def bivariate_complex(data, *, draws, tune, chains, random_seed):
 def bivariate_strings(data, *, draws, tune, chains, random_seed):
     """Returns the draws as strings, as a sampler that read them from a text file does."""
     return {"x": np.full((chains, draws, 2), "5.0")}
+
+
+def bivariate_hangs(data, *, draws, tune, chains, random_seed):
+    """Never returns, as a sampler stuck in a loop that cannot end does."""
+    import time
+
+    while True:
+        time.sleep(0.05)

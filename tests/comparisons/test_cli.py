@@ -209,3 +209,35 @@ def test_an_output_directory_that_cannot_be_written_fails_before_any_sampling(tm
     assert captured.err.splitlines() == [
         f"mcmc-pairs: error: --out '{blocker / 'reports'}' cannot be written: Not a directory"
     ]
+
+
+def test_a_sampler_that_hangs_is_stopped_by_the_timeout(tmp_path, capsys):
+    import time
+
+    spec = f"{MALFORMED}:bivariate_hangs"
+    start = time.perf_counter()
+    code = cli.main(
+        ["compare", "bivariate_normal", "--sampler", spec, "--timeout", "1", "--out", str(tmp_path)]
+    )
+    assert time.perf_counter() - start < 30
+    assert code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == (
+        f"mcmc-pairs: error: sampler {spec} did not finish within 1 s (--timeout); it was stopped"
+    )
+    assert not any(tmp_path.iterdir())
+
+
+def test_under_a_timeout_a_resumable_sampler_keeps_its_state_and_its_draws(tmp_path):
+    from comparisons.registry import get_pair
+    from comparisons.run import run_pair
+
+    pair = get_pair("bivariate_normal")
+    settings = {"draws": 100, "tune": 50, "chains": 2, "seed": 5, "max_draws": 200}
+    plain = run_pair(pair, progress=lambda e: None, tolerance=1e-3, **settings)
+    timed = run_pair(pair, progress=lambda e: None, tolerance=1e-3, timeout=60, **settings)
+    assert [look["draws"] for look in timed.looks] == [100, 200]
+    for label in ("handrolled:gibbs",):
+        a = plain.sides[label].tree["posterior"]["x"].values
+        b = timed.sides[label].tree["posterior"]["x"].values
+        assert (a == b).all()
