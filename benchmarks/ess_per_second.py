@@ -276,7 +276,7 @@ def measure_pair(
         )
         runs.append((result, dict(peaks)))
     settings = dict(runs[0][0].settings)
-    for key in ("seed", "tolerance", "max_draws", "max_seconds"):
+    for key in ("seed", "tolerance", "max_draws", "max_seconds", "timeout"):
         settings.pop(key, None)
     sides: dict[str, Any] = {}
     for label in runs[0][0].sides:

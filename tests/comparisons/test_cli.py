@@ -31,6 +31,7 @@ def test_compare_bivariate_normal_agrees(agreed):
         "tolerance": 0.2,
         "max_draws": 16000,
         "max_seconds": None,
+        "timeout": None,
     }
     assert [look["draws"] for look in document["looks"]] == [1000]
     assert document["resolution"]["tolerance"]["mean"] == 0.2
