@@ -1,0 +1,153 @@
+"""However wrong a sampler's draws, it gets a verdict and a report (issue 15).
+
+A catalogue of pathological outputs for ``bivariate_normal`` (``x`` of shape
+(chains, draws, 2)): non-finite values, constant chains, extreme magnitudes,
+one draw per chain, integer and boolean draws, a chain stuck at its start.
+Each is judged in one look against one PyMC run per settings (``pymc_from``),
+and its page and JSON document must be built without raising: the page states
+the verdict, the JSON dumps with ``allow_nan=False``, and the verdict is never
+``agree``.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from comparisons import registry
+from comparisons.agreement import AGREE
+from comparisons.report import render_pair, to_json
+from comparisons.run import run_pair
+from handrolled import bivariate_normal
+
+SETTINGS = {"draws": 300, "tune": 200, "chains": 4, "seed": 20261122}
+ONE_DRAW = {**SETTINGS, "draws": 1}
+TWO_CHAINS_ONE_DRAW = {**SETTINGS, "draws": 1, "chains": 2}
+QUIET = {"progress": lambda event: None}
+
+
+def gibbs(data, *, draws, tune, chains, random_seed):
+    """The registered, correct Gibbs sampler's draws."""
+    return bivariate_normal.sample(
+        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
+    )
+
+
+def _edited(edit):
+    """A sampler returning correct Gibbs draws of ``x`` passed through ``edit(x, data)``."""
+
+    def sample(data, *, draws, tune, chains, random_seed):
+        x = gibbs(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)["x"]
+        return {"x": edit(x, data)}
+
+    sample.__qualname__ = edit.__name__
+    return sample
+
+
+def nan_in_one_draw(x, data):
+    x[-1, x.shape[1] // 2, 0] = np.nan
+    return x
+
+
+def posinf_whole_chain(x, data):
+    x[0] = np.inf
+    return x
+
+
+def neginf_whole_chain(x, data):
+    x[-1, :, 1] = -np.inf
+    return x
+
+
+def constant_at_the_mean(x, data):
+    return np.broadcast_to(data["mu"], x.shape).copy()
+
+
+def one_value_per_chain(x, data):
+    offsets = np.linspace(-1.0, 1.0, x.shape[0])[:, None, None]
+    return np.broadcast_to(data["mu"] + offsets, x.shape).copy()
+
+
+def near_plus_1e300(x, data):
+    return 1e300 * (1.0 + 0.1 * (x - data["mu"]))
+
+
+def near_minus_1e300(x, data):
+    return -1e300 * (1.0 + 0.1 * (x - data["mu"]))
+
+
+def scaled_by_1e300(x, data):
+    return 1e300 * x  # squares and products overflow to inf
+
+
+def int_draws(x, data):
+    return x.astype(np.int64)  # truncated towards zero
+
+
+def bool_draws(x, data):
+    return x > data["mu"]
+
+
+def chain_stuck_at_its_start(x, data):
+    x[0] = x[0, :1]
+    return x
+
+
+WRONG = [
+    (nan_in_one_draw, SETTINGS),
+    (posinf_whole_chain, SETTINGS),
+    (neginf_whole_chain, SETTINGS),
+    (constant_at_the_mean, SETTINGS),
+    (one_value_per_chain, SETTINGS),
+    (near_plus_1e300, SETTINGS),
+    (near_minus_1e300, SETTINGS),
+    (scaled_by_1e300, SETTINGS),
+    (int_draws, SETTINGS),
+    (bool_draws, SETTINGS),
+    (chain_stuck_at_its_start, SETTINGS),
+]
+
+
+@pytest.fixture(scope="module")
+def references():
+    """One run of the correct Gibbs sampler per settings, whose PyMC draws the others reuse."""
+    return {}
+
+
+def reference(references, settings):
+    key = tuple(sorted(settings.items()))
+    if key not in references:
+        pair = registry.get_pair("bivariate_normal")
+        references[key] = run_pair(
+            pair, sampler=gibbs, max_draws=settings["draws"], **settings, **QUIET
+        )
+    return references[key]
+
+
+def judge(references, sampler, settings):
+    """Run ``sampler`` against the reference run's PyMC draws; return (result, page, JSON)."""
+    earlier = reference(references, settings)
+    result = run_pair(
+        earlier.pair,
+        sampler=sampler,
+        max_draws=settings["draws"],
+        pymc_from=earlier,
+        **settings,
+        **QUIET,
+    )
+    page = render_pair(result)
+    document = json.dumps(to_json(result), allow_nan=False)
+    assert f"Verdict: {result.verdict}" in page
+    assert json.loads(document)["verdict"] == result.verdict
+    return result, page, document
+
+
+@pytest.mark.parametrize(("edit", "settings"), WRONG, ids=[edit.__name__ for edit, _ in WRONG])
+def test_wrong_draws_get_a_verdict_other_than_agree_and_a_report(references, edit, settings):
+    result, _, _ = judge(references, _edited(edit), settings)
+    assert result.verdict != AGREE
+
+
+def test_the_correct_sampler_gets_its_report_too(references):
+    result, _, _ = judge(references, gibbs, SETTINGS)
+    assert result.verdict in ("agree", "inconclusive", "not converged")
