@@ -65,7 +65,7 @@ def to_json(result: PairResult) -> dict:
             "role": side.role,
             "sampler": side.sampler,
             "timings": side.timings,
-            "ess_bulk_per_second": result.ess_per_second(label),
+            "ess_bulk_per_second": finite_or_none(result.ess_per_second(label)),
             "summary": json.loads(result.summaries[label].to_json(orient="index")),
         }
         if label in result.verdicts:

@@ -4,19 +4,22 @@ A catalogue of pathological outputs for ``bivariate_normal`` (``x`` of shape
 (chains, draws, 2)): non-finite values, constant chains, extreme magnitudes,
 one draw per chain, integer and boolean draws, a chain stuck at its start.
 Each is judged in one look against one PyMC run per settings (``pymc_from``),
-and its page and JSON document must be built without raising: the page states
+and its page, JSON document and index row must be built without raising: the page states
 the verdict, the JSON dumps with ``allow_nan=False``, and the verdict is never
 ``agree``.
 """
 
+import dataclasses
 import json
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from comparisons import registry
 from comparisons.agreement import AGREE
-from comparisons.report import render_pair, to_json
+from comparisons.report import index_entry, render_pair, to_json, write_index
 from comparisons.run import run_pair
 from handrolled import bivariate_normal
 
@@ -114,19 +117,19 @@ def references():
     return {}
 
 
-def reference(references, settings):
-    key = tuple(sorted(settings.items()))
+def reference(references, settings, pair=None):
+    pair = pair or registry.get_pair("bivariate_normal")
+    key = (pair.derived is None, *sorted(settings.items()))
     if key not in references:
-        pair = registry.get_pair("bivariate_normal")
         references[key] = run_pair(
             pair, sampler=gibbs, max_draws=settings["draws"], **settings, **QUIET
         )
     return references[key]
 
 
-def judge(references, sampler, settings):
+def judge(references, sampler, settings, pair=None):
     """Run ``sampler`` against the reference run's PyMC draws; return (result, page, JSON)."""
-    earlier = reference(references, settings)
+    earlier = reference(references, settings, pair)
     result = run_pair(
         earlier.pair,
         sampler=sampler,
@@ -139,6 +142,9 @@ def judge(references, sampler, settings):
     document = json.dumps(to_json(result), allow_nan=False)
     assert f"Verdict: {result.verdict}" in page
     assert json.loads(document)["verdict"] == result.verdict
+    with tempfile.TemporaryDirectory() as out:  # the suite page's row too
+        index = write_index([index_entry(result, 1.0)], Path(out)).read_text()
+    assert result.verdict in index
     return result, page, document
 
 
@@ -151,3 +157,27 @@ def test_wrong_draws_get_a_verdict_other_than_agree_and_a_report(references, edi
 def test_the_correct_sampler_gets_its_report_too(references):
     result, _, _ = judge(references, gibbs, SETTINGS)
     assert result.verdict in ("agree", "inconclusive", "not converged")
+
+
+ONE_DRAW_BUG = (
+    "comparisons/pairs/bivariate_normal.py log_density: scipy's multivariate_normal.logpdf "
+    "squeezes away the draw axis of (chains, 1, 2) draws, so xr.apply_ufunc raises a "
+    "multi-line ValueError ('applied function returned data with an unexpected number of "
+    "dimensions') for any sampler, the correct Gibbs one included, when draws=1"
+)
+
+
+@pytest.mark.xfail(raises=ValueError, strict=True, reason=ONE_DRAW_BUG)
+@pytest.mark.parametrize("settings", [ONE_DRAW, TWO_CHAINS_ONE_DRAW], ids=["4x1", "2x1"])
+def test_one_draw_per_chain_gets_a_verdict_and_a_report(references, settings):
+    result, _, _ = judge(references, gibbs, settings)
+    assert result.verdict != AGREE  # one draw per chain certifies nothing
+
+
+@pytest.mark.parametrize("settings", [ONE_DRAW, TWO_CHAINS_ONE_DRAW], ids=["4x1", "2x1"])
+def test_one_draw_per_chain_gets_a_report_without_the_pairs_own_log_density(references, settings):
+    """The harness and the report cope with one draw; only the pair's log density does not."""
+    pair = dataclasses.replace(registry.get_pair("bivariate_normal"), derived=None)
+    result, _, document = judge(references, gibbs, settings, pair)
+    assert result.verdict != AGREE
+    assert '"ess_bulk_per_second": null' in document  # no effective draws to speak of
