@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -113,11 +114,16 @@ def _numeric_array(values: list, key: str) -> np.ndarray:
 
 def _read_npz(file: Path) -> dict[str, Any]:
     try:
-        with np.load(file, allow_pickle=False) as archive:
+        archive = np.load(file, allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise ValueError("a single .npy array, not an archive of named arrays (np.savez)")
+        with archive:
             data = {name: archive[name] for name in archive.files}
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
         raise ValueError(f"not a readable .npz archive ({one_line(exc)})") from None
     for name, array in data.items():
+        if not isinstance(array, np.ndarray):  # a member that is not a .npy file
+            raise ValueError(f"member {name!r} of the archive is not a NumPy array")
         if array.dtype.kind not in "biuf":
             raise ValueError(f"array {name!r} has dtype {array.dtype}; expected numbers")
     return data
