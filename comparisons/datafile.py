@@ -5,11 +5,12 @@ receive (each its own copy):
 
 - ``.json``: an object whose values are numbers, lists of numbers (nested lists
   for arrays of more dimensions), strings or objects of those; a list becomes a
-  NumPy array, ``int64`` when every entry is an integer, else ``float64``.
+  NumPy array, ``int64`` when every entry is an integer within int64's range,
+  else ``float64``.
 - ``.npz``: every array of the archive under its name (``allow_pickle=False``).
 - ``.csv``: a header row naming the columns, then one row per observation; each
-  column becomes a 1-D array, ``int64`` when every entry is an integer, else
-  ``float64``. A column with a non-numeric entry is an error (naming it): the
+  column becomes a 1-D array, ``int64`` when every entry is an integer within
+  int64's range, else ``float64``. A column with a non-numeric entry is an error (naming it): the
   harness compares numbers, so labels belong in a README, not in the data.
 
 Every problem is a :class:`ValueError` that names ``--data``, the file and what
@@ -29,6 +30,7 @@ import numpy as np
 from comparisons.errors import one_line
 
 SUFFIXES = (".json", ".npz", ".csv")
+INT64 = np.iinfo(np.int64)
 
 
 def read_data(path: str | Path, *, argument: str = "--data") -> dict[str, Any]:
@@ -66,6 +68,8 @@ def read_data(path: str | Path, *, argument: str = "--data") -> dict[str, Any]:
         data = reader(file)
     except ValueError as exc:
         raise ValueError(f"{argument} {str(path)!r}: {exc}") from None
+    except RecursionError:  # JSON lists or objects nested thousands deep
+        raise ValueError(f"{argument} {str(path)!r}: nested too deeply to read") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(
             f"{argument} {str(path)!r} cannot be read: {type(exc).__name__}: {exc}"
@@ -107,9 +111,9 @@ def _numeric_array(values: list, key: str) -> np.ndarray:
     bad = [v for v in flat if isinstance(v, bool) or not isinstance(v, int | float)]
     if bad:
         raise ValueError(f"key {key!r} holds a non-numeric entry {bad[0]!r}")
-    if all(isinstance(v, int) for v in flat):
+    if all(isinstance(v, int) and INT64.min <= v <= INT64.max for v in flat):
         return array.astype(np.int64)
-    return array.astype(np.float64)
+    return array.astype(np.float64)  # an integer beyond int64 too
 
 
 def _read_npz(file: Path) -> dict[str, Any]:
@@ -151,7 +155,7 @@ def _read_csv(file: Path) -> dict[str, Any]:
 def _csv_column(name: str, cells: list[str]) -> np.ndarray:
     try:
         return np.array([int(cell) for cell in cells], dtype=np.int64)
-    except ValueError:
+    except (ValueError, OverflowError):  # not integers, or beyond int64: floats
         pass
     values = []
     for row, cell in enumerate(cells, start=2):

@@ -249,7 +249,8 @@ def _zip(members) -> bytes:
     return handle.getvalue()
 
 
-NPZ_BROKEN = {  # found by this file: each raised EOFError, BadZipFile, TypeError or AttributeError
+# Found while writing this file: each raised EOFError, BadZipFile, TypeError or AttributeError.
+NPZ_BROKEN = {
     "empty file": b"",
     "zip header only": b"PK\x03\x04garbage",
     "truncated archive": _npz({"a": np.arange(3)})[:40],
@@ -287,6 +288,9 @@ def write(tmp_path_factory, suffix, content) -> Path:
 @example(file=(".npz", NPZ_BROKEN["empty file"]))
 @example(file=(".npz", NPZ_BROKEN["a .npy array"]))
 @example(file=(".npz", NPZ_BROKEN["a member that is not .npy"]))
+@example(file=(".json", b'{"y": [1, 1180591620717411303424]}'))  # was OverflowError
+@example(file=(".csv", b"y\n1\n-1180591620717411303424\n"))  # was OverflowError
+@example(file=(".json", b'{"y": ' + b"[" * 5000 + b"]" * 5000 + b"}"))  # was RecursionError
 def test_a_data_file_is_read_or_refused_in_one_line(tmp_path_factory, file):
     path = write(tmp_path_factory, *file)
     try:
