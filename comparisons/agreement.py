@@ -302,6 +302,8 @@ def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
     diff = float(a) - float(b)
     if diff == 0.0:
         z = 0.0  # identical (e.g. a degenerate quantile of a discrete quantity)
+    elif np.isnan(se):
+        z = np.nan  # no MCSE (a draw or two per chain): no test; the gates say not converged
     elif np.isfinite(se) and se > 0:
         z = diff / se
     else:

@@ -23,7 +23,11 @@ def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[
     d = validate_data(data)
     target = stats.multivariate_normal(mean=d["mu"], cov=covariance(d))
     x = posterior["x"]
-    logp = xr.apply_ufunc(target.logpdf, x, input_core_dims=[[x.dims[-1]]])
+
+    def logpdf(values: np.ndarray) -> np.ndarray:  # scipy squeezes a draw axis of length 1
+        return np.reshape(target.logpdf(values), values.shape[:-1])
+
+    logp = xr.apply_ufunc(logpdf, x, input_core_dims=[[x.dims[-1]]])
     return {"logp": logp}
 
 
