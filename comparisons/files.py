@@ -33,15 +33,22 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def writable_dir(out: Path, argument: str = "--out") -> Path:
-    """Create ``out`` if needed and check that files can be written there; return it.
+    """Check that reports can be written in ``out``, creating nothing; return it.
 
     Called before any sampling, so a run that could not save its report fails
-    at once (``ValueError`` naming ``argument``), not after minutes of work.
+    at once (``ValueError`` naming ``argument``), not after minutes of work. The
+    directory, or its nearest existing ancestor when it does not exist yet
+    (:func:`write_atomic` creates it), must be a directory in which a file can
+    be created; the probe file is removed at once.
     """
     out = Path(out)
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+        if not existing.is_dir():
+            raise NotADirectoryError(20, "Not a directory")
+        with tempfile.NamedTemporaryFile(dir=existing, prefix=".write-test-"):
             pass
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
