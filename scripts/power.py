@@ -63,7 +63,7 @@ SIZES = {
     "sbc": {"replications": 200, "draws": 1000, "tune": 100, "chains": 1},
 }
 """Validation sizes used here (Geweke smaller than the CLI default; SBC at its default draws)."""
-GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+GRID = (0.05, 0.1, 0.2, 0.3, 0.5)
 """Planted shift sizes ``s`` (posterior sd for means and sds, correlation for ``corr``)."""
 GRID_LDA = (0.1, 0.2, 0.5)
 SLOW = ("lda",)
@@ -228,10 +228,10 @@ def main(argv=None) -> int:
     names = [pair.name for pair in PAIRS]
     parser.add_argument("--pairs", nargs="+", choices=names, default=names)
     parser.add_argument("--seeds", type=int, default=100, help="seeds per cheap pair")
-    parser.add_argument("--seeds-lda", type=int, default=5)
-    parser.add_argument("--seeds-planted", type=int, default=20)
+    parser.add_argument("--seeds-lda", type=int, default=3)
+    parser.add_argument("--seeds-planted", type=int, default=10)
     parser.add_argument("--seeds-wrong", type=int, default=20)
-    parser.add_argument("--seeds-validate", type=int, default=3)
+    parser.add_argument("--seeds-validate", type=int, default=2)
     parser.add_argument("--seeds-validate-lda", type=int, default=1)
     parser.add_argument("--seeds-twin", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
@@ -402,6 +402,7 @@ def render(doc: dict) -> str:
                 comp += f", {planted.label(plan.second)}"
             tested = [s for s, c in zip(grid_all, cells, strict=True) if c != "–"]
             best = f"{smallest:g}" if smallest is not None else f"> {max(tested, default=0):g}"
+            best = best if tested else "–"
             lines.append(
                 f"| {pair} | {kind} ({how}) | {comp} | {best} | " + " | ".join(cells) + " |"
             )
