@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
+from comparisons.contract import resumable
 from comparisons.loading import resolve
 
 KINDS = ("mean", "sd", "corr")
@@ -200,14 +201,32 @@ def planted(
     kind: str,
     s: float,
     moments: Mapping[str, tuple[float | None, float | None]] | None = None,
+    resume: bool = False,
 ) -> Callable:
-    """Return a sampler (the contract's signature): ``sampler``'s draws, a shift planted."""
+    """Return a sampler (the contract's signature): ``sampler``'s draws, a shift planted.
+
+    With ``resume``, a ``sampler`` that accepts ``state`` is continued across the
+    harness's looks and each new chunk of draws gets the shift (its own moments
+    where they come from the draws); else it is rerun from the start at each look.
+    """
     inner = resolve(sampler, argument="sampler") if isinstance(sampler, str) else sampler
 
-    def sample(data, *, draws, tune, chains, random_seed):
-        out = inner(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
-        rng = np.random.default_rng([0 if random_seed is None else random_seed, 14])
+    calls: dict[int, int] = {}
+
+    def sample(data, *, draws, tune, chains, random_seed, state=None):
+        extra = {} if state is None else {"state": state}
+        out = inner(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, **extra)
+        call = calls[id(state)] = calls.get(id(state), -1) + 1  # a continued run's next chunk
+        rng = np.random.default_rng([0 if random_seed is None else random_seed, 14, call])
         return plant(_posterior(out), pair, kind, s, rng, moments)
+
+    if not (resume and resumable(inner)):  # the harness reruns it from the start at each look
+        del calls
+
+        def sample(data, *, draws, tune, chains, random_seed):  # noqa: F811
+            out = inner(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+            rng = np.random.default_rng([0 if random_seed is None else random_seed, 14])
+            return plant(_posterior(out), pair, kind, s, rng, moments)
 
     sample.__qualname__ = f"planted_{kind}_{s:g}"
     return sample
