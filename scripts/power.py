@@ -474,8 +474,49 @@ def render(doc: dict) -> str:
             f"| {check_pair} | `{sampler}` | {vcount('geweke', check_pair, sampler)} | "
             f"{vcount('sbc', check_pair, sampler)} |"
         )
-    lines.append("")
+    lines += ["", *against_targets(by, pairs)]
     return "\n".join(lines) + "\n"
+
+
+def against_targets(by: dict, pairs: list[str]) -> list[str]:
+    """Read the targets off (false alarms <= 1 % per pair, catalogue bugs caught >= 95 %)."""
+    lines = ["## Against the targets", ""]
+    for pair in pairs:
+        rs = [r for key, rr in by.items() if key[0] == "correct" and key[1] == pair for r in rr]
+        if not rs:
+            continue
+        k = sum(_is_disagree(r) for r in rs)
+        undecided = sum(r["verdict"] in UNDECIDED for r in rs)
+        low, high = clopper_pearson(k, len(rs))
+        if high <= 0.01:
+            verdict = "target shown"
+        elif k / len(rs) <= 0.01:
+            verdict = "point estimate within target; too few runs to show <= 1 %"
+        elif low > 0.01:
+            verdict = "**target missed**"
+        else:
+            verdict = "**point estimate above target**, interval includes 1 %"
+        lines.append(
+            f"- {pair}: {k} false alarms in {len(rs)} runs of its correct samplers "
+            f"({100 * k / len(rs):.1f} %, 95 % CI {100 * low:.1f}–{100 * high:.1f} %), "
+            f"{undecided} undecided: {verdict}."
+        )
+    missed = []
+    for key in (k for k in by if k[0] == "wrong"):
+        rs = by[key]
+        k = sum(_is_disagree(r) for r in rs)
+        if k < 0.95 * len(rs):
+            missed.append(f"`{key[2]}` ({key[1]}) {k}/{len(rs)}")
+    wrong = [key for key in by if key[0] == "wrong"]
+    if wrong and not missed:
+        lines.append(
+            f"- Every one of the {len(wrong)} catalogue bugs is caught (`disagree`) in at least "
+            "95 % of its runs."
+        )
+    elif missed:
+        lines.append("- **Caught in fewer than 95 % of runs**: " + ", ".join(missed) + ".")
+    lines.append("")
+    return lines
 
 
 if __name__ == "__main__":
