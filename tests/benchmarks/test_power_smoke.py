@@ -1,23 +1,41 @@
-"""``make power`` (scripts/power.py) runs at tiny sizes and counts what it should.
+"""``make power`` (scripts/power.py, scripts/planted.py) at tiny sizes.
 
-The full study takes half an hour; here one pair without a prior (so only
-``compare`` applies), two seeds: the correct sampler raises no alarm, both wrong
-ones are caught, and one PyMC run per seed serves all three samplers.
+The full study takes an hour; here the planted shifts are checked on plain NumPy
+draws (no sampler run), the table is rendered from a fake document, and one
+(pair, seed) task runs end to end with a one-point grid.
 """
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy import stats
 
 from comparisons.registry import PAIRS
 
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("power", ROOT / "scripts" / "power.py")
-power = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(power)
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+planted = _load("planted")
+power = _load("power")
+
+
+def _gaussian(chains=4, draws=20_000, rho=0.5, seed=0):
+    rng = np.random.default_rng(seed)
+    cov = [[1.0, 2 * rho], [2 * rho, 4.0]]
+    x = rng.multivariate_normal([5.0, -1.0], cov, size=(chains, draws))
+    return {"x": x}
 
 
 def test_clopper_pearson_matches_closed_forms():
@@ -28,37 +46,133 @@ def test_clopper_pearson_matches_closed_forms():
     assert stats.binom.cdf(3, 20, high) == pytest.approx(0.025)
 
 
-def test_every_sampler_a_pair_declares_has_a_job_grouped_by_pair():
-    names = [pair.name for pair in PAIRS]
-    jobs = power.jobs(names, 3, 2, 1)
-    declared = {s for pair in PAIRS for s in (*pair.handrolled.values(), *pair.wrong.values())}
-    assert {j[2] for j in jobs} == declared | {"pymc"}
-    assert [j[1] for j in jobs if j[2] == "pymc"] == list(power.TWIN_SBC)
-    pairs = [j[1] for j in jobs]
-    assert pairs == sorted(pairs, key=names.index)  # one block per pair
+def test_every_pair_has_a_plan():
+    assert {pair.name for pair in PAIRS} <= set(planted.PLANS)
 
 
-def test_power_on_one_pair(tmp_path, monkeypatch):
-    calls = []
-    original = power.run.run_pair
+def test_planted_mean_moves_the_first_component_by_s_sd():
+    rng = np.random.default_rng(1)
+    before = _gaussian()
+    after = planted.plant(_gaussian(), "bivariate_normal", "mean", 0.3, rng, {"x[0]": (5.0, 1.0)})
+    shift = after["x"][..., 0] - before["x"][..., 0]
+    np.testing.assert_allclose(shift, 0.3)  # exact sd 1: 0.3 sd
+    np.testing.assert_array_equal(after["x"][..., 1], before["x"][..., 1])
 
-    def counting(pair, **kwargs):
-        calls.append(kwargs["pymc_from"] is None)
-        return original(pair, **kwargs)
 
-    monkeypatch.setattr(power.run, "run_pair", counting)
-    argv = ["--pairs", "bivariate_normal", "--seeds-correct", "2", "--seeds-wrong", "2"]
-    argv += ["--seeds-twin", "1"]  # bivariate_normal has no prior: no twin row
-    assert power.main([*argv, "--scheduler", "synchronous", "--out", str(tmp_path)]) == 0
-    rows = {r["sampler"]: r for r in json.loads((tmp_path / "power.json").read_text())["rows"]}
-    assert rows["handrolled.bivariate_normal:sample"]["compare"] == 0
-    for wrong in ("bivariate_gibbs_without_shrinkage", "bivariate_independent_marginals"):
-        assert rows[wrong]["compare"] == 2
-        assert rows[wrong]["any"] == 2
-        assert rows[wrong]["geweke"] is None  # no prior: n/a
-    assert sum(calls) == 2  # PyMC compiled and sampled once per seed
-    table = (tmp_path / "power.md").read_text()
+def test_planted_sd_scales_deviations_by_one_plus_s():
+    before = _gaussian()
+    after = planted.plant(_gaussian(), "bivariate_normal", "sd", 0.2, None, {})
+    u, w = before["x"][..., 0], after["x"][..., 0]
+    assert w.std() == pytest.approx(1.2 * u.std())
+    assert w.mean() == pytest.approx(u.mean())
+
+
+def test_planted_corr_moves_the_correlation_and_keeps_the_second_marginal():
+    before = _gaussian()
+    after = planted.plant(_gaussian(), "bivariate_normal", "corr", 0.2, None, {})
+    v, w = before["x"][..., 1].ravel(), after["x"][..., 1].ravel()
+    assert w.mean() == pytest.approx(v.mean()) and w.std() == pytest.approx(v.std())
+    assert stats.ks_2samp(v, w).pvalue > 1e-3  # still normal with the same moments
+    rho = np.corrcoef(before["x"][..., 0].ravel(), v)[0, 1]
+    new = np.corrcoef(after["x"][..., 0].ravel(), w)[0, 1]
+    assert new == pytest.approx(rho - 0.2)
+    a, b = planted.mix_coefficients(-0.99, -0.9)
+    assert a**2 + b**2 + 2 * a * b * -0.99 == pytest.approx(1.0)
+    assert a * -0.99 + b == pytest.approx(-0.9)
+
+
+def test_planted_shifts_keep_the_support():
+    rng = np.random.default_rng(2)
+    beta = {"x": rng.beta(2.31, 0.627, size=(4, 5000))}
+    mean, sd = beta["x"].mean(), beta["x"].std()
+    moved = planted.plant({"x": beta["x"].copy()}, "mh_beta", "mean", 0.3, rng, {})
+    assert ((moved["x"] > 0) & (moved["x"] < 1)).all()
+    assert moved["x"].mean() == pytest.approx(mean - 0.3 * sd, abs=0.01 * sd)
+    shrunk = planted.plant({"x": beta["x"].copy()}, "mh_beta", "sd", 0.3, rng, {})
+    assert ((shrunk["x"] > 0) & (shrunk["x"] < 1)).all()
+    nodes = {
+        k: (rng.random((4, 20_000)) < p).astype(np.int64)
+        for k, p in zip("BCD", (0.7, 0.9, 0.5), strict=True)
+    }
+    b_mean, b_sd = nodes["B"].mean(), nodes["B"].std()
+    flipped = planted.plant({k: v.copy() for k, v in nodes.items()}, "bayes_net", "mean", 0.2, rng)
+    assert set(np.unique(flipped["B"])) <= {0, 1} and flipped["B"].dtype == np.int64
+    assert flipped["B"].mean() == pytest.approx(b_mean - 0.2 * b_sd, abs=0.01)
+    copied = planted.plant({k: v.copy() for k, v in nodes.items()}, "bayes_net", "corr", 0.2, rng)
+    corr = np.corrcoef(copied["B"].ravel(), copied["C"].ravel())[0, 1]
+    assert corr == pytest.approx(
+        np.corrcoef(nodes["B"].ravel(), nodes["C"].ravel())[0, 1] + 0.2, abs=0.02
+    )
+    theta = rng.dirichlet(np.ones(3), size=(4, 1000, 2))  # (chain, draw, D, K)
+    lda = planted.plant({"theta": theta.copy(), "phi": theta[:, :, 0]}, "lda", "mean", 0.5, rng)
+    np.testing.assert_allclose(lda["theta"].sum(-1), 1.0)
+    assert (lda["theta"] >= 0).all()
+    with pytest.raises(ValueError, match="no sd shift"):
+        planted.plant(nodes, "bayes_net", "sd", 0.1, rng)
+
+
+def test_planted_wraps_a_sampler_with_the_contracts_signature():
+    def sample(data, *, draws, tune, chains, random_seed):
+        return _gaussian(chains, draws, seed=random_seed)
+
+    wrapped = planted.planted(sample, "bivariate_normal", "mean", 0.5, {"x[0]": (5.0, 1.0)})
+    out = wrapped({}, draws=100, tune=0, chains=2, random_seed=3)
+    np.testing.assert_allclose(out["x"][..., 0] - _gaussian(2, 100, seed=3)["x"][..., 0], 0.5)
+    assert wrapped({}, draws=1, tune=0, chains=1, random_seed=0)["x"].shape == (1, 1, 2)
+
+
+def _fake_doc():
+    def rec(group, sampler, verdict, seed, kind=None, s=None, pair="bivariate_normal"):
+        return {"check": "compare", "group": group, "pair": pair, "sampler": sampler,
+                "kind": kind, "s": s, "seed": seed, "verdict": verdict, "looks": 1}  # fmt: skip
+
+    records = [rec("correct", "gibbs", "agree", k) for k in range(19)]
+    records.append(rec("correct", "gibbs", "inconclusive", 19))
+    records += [rec("wrong", "independent_marginals", "disagree", k) for k in range(20)]
+    for s, hits in ((0.1, 10), (0.2, 19)):
+        records += [
+            rec("planted", "sample+mean", "disagree" if k < hits else "agree", k, "mean", s)
+            for k in range(20)
+        ]
+    records.append(
+        {
+            "check": "sbc",
+            "group": "correct",
+            "pair": "regression",
+            "sampler": "gibbs",
+            "seed": 0,
+            "verdict": "pass",
+            "alarm": False,
+        }  # fmt: skip
+    )
+    return {
+        "command": "python scripts/power.py", "alpha": 0.01, "tolerance": 0.2,
+        "budget_factor": 16, "sizes": power.SIZES, "workers": 2, "total_s": 60.0,
+        "seeds": {"seeds": 20, "seeds_lda": 0, "seeds_planted": 20, "seeds_wrong": 20,
+                  "seeds_validate": 1, "seeds_validate_lda": 0, "seeds_twin": 0},
+        "records": records,
+    }  # fmt: skip
+
+
+def test_render_counts_alarms_undecided_and_sensitivity():
+    table = power.render(_fake_doc())
+    assert "| bivariate_normal | `gibbs` | 20 | 0 | 1 | 0 | 19 | 0.000–0.168 | 1.00 |" in table
+    assert "| bivariate_normal | mean (add) | x[0] | 0.2 | 10/20 | 19/20 |" in table
+    assert "| bivariate_normal | corr (mix) | x[0], x[1] | – | – | – |" in table
     assert (
-        "| bivariate_normal | `bivariate_gibbs_without_shrinkage` | 2/2 | n/a | n/a | 2/2 |"
+        "| bivariate_normal | `independent_marginals` | 20/20 | 20/20 | 0.832 | n/a | n/a |"
         in table
     )
+    assert "| regression | `gibbs` | n/a | 0/1 |" in table
+
+
+def test_one_task_end_to_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(power, "GRID", (0.5,))
+    argv = ["--pairs", "bivariate_normal", "--seeds", "1", "--seeds-wrong", "0", "--workers", "0"]
+    assert power.main([*argv, "--seeds-validate", "0", "--out", str(tmp_path)]) == 0
+    doc = json.loads((tmp_path / "power.json").read_text())
+    verdicts = {r["sampler"]: r["verdict"] for r in doc["records"]}
+    assert verdicts["gibbs"] == "agree"
+    assert verdicts["sample+mean"] == verdicts["sample+corr"] == "disagree"
+    assert len(doc["records"]) == 4  # the correct sampler and three planted shifts, one PyMC run
+    assert "## Sensitivity" in (tmp_path / "power.md").read_text()
