@@ -403,8 +403,7 @@ def resolutions(
     with np.errstate(divide="ignore", invalid="ignore"):
         resolution = (np.abs(diff) + critical * se) / scale
     usable = np.isfinite(resolution) & (scale > 0)
-    resolution = np.where(usable, resolution, np.inf)
-    resolution[diff == 0] = np.where(usable[diff == 0], resolution[diff == 0], 0.0)
+    resolution = np.where(usable, resolution, np.where(diff == 0, 0.0, np.inf))
     with np.errstate(divide="ignore", invalid="ignore"):
         difference = np.where(scale > 0, diff / scale, np.where(diff == 0, 0.0, np.inf))
     tolerance = z_table["statistic"].map(limits).to_numpy(dtype=float, copy=True)
@@ -550,6 +549,16 @@ def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | 
     return AGREE if equivalent.astype(bool).all() else INCONCLUSIVE
 
 
+def z_label(statistic: str) -> str:
+    """Return a z-check's ``statistic`` label in the checks table: ``"mean"`` -> ``"z(mean)"``."""
+    return f"z({statistic})"
+
+
+def compared_statistic(label: str) -> str:
+    """Return the statistic a z-check compares, from its label: ``"z(mean)"`` -> ``"mean"``."""
+    return label.removeprefix("z(").removesuffix(")")
+
+
 CHECK_RESOLUTION_COLUMNS = ("difference", "resolution", "tolerance", "equivalent")
 """Columns a z-check adds to :data:`CHECK_COLUMNS` (:func:`resolutions`), with ``gross``."""
 
@@ -616,7 +625,7 @@ def compare_draws(
     draws = {label: da.sizes["draw"] for label, da in sides.items()}
     gates = diagnostic_checks(summaries, max(chains), draws)
     support = support_checks(sides)
-    z_table = z_table.assign(value=z_table["z"], statistic="z(" + z_table["statistic"] + ")")
+    z_table = z_table.assign(value=z_table["z"], statistic=z_table["statistic"].map(z_label))
     z_table["gross"] = gross_differences(z_table)
     columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS]
     checks = pd.concat(

@@ -2,9 +2,12 @@
 
 ``sample(data, *, draws, tune, chains, random_seed)`` returns ``{variable:
 array}`` with every array shaped ``(chains, draws, *event_shape)``, or a
-DataTree with a ``posterior`` group. A sampler that raises, or returns other
-names, shapes or non-finite draws, breaks the contract: :class:`SamplerError`
-(a ``ValueError``, so the command line exits 2 naming it).
+DataTree with a ``posterior`` group. A sampler that raises (``SystemExit``
+included), or returns other names or shapes, or draws that are not real
+numbers, breaks the contract: :class:`SamplerError` (a ``ValueError``, so the
+command line exits 2 naming it). Non-finite draws are wrong draws, not a broken
+contract: ``compare`` judges them (:func:`to_datatree`); Geweke's test and SBC,
+which must rank them, refuse them (:func:`check_output`, ``finite=True``).
 
 Continuing chains (optional). A sampler that accepts a keyword ``state``
 (:func:`resumable`) can be continued: the harness passes an empty dict the

@@ -26,6 +26,7 @@ from comparisons.agreement import (
     INCONCLUSIVE,
     NOT_CONVERGED,
     STATISTICS,
+    compared_statistic,
     tolerances,
 )
 from comparisons.files import finite_or_none, write_atomic, write_report
@@ -119,7 +120,8 @@ def resolution_table(result: PairResult) -> pd.DataFrame:
     z = z[z["tolerance"].notna()]
     if z.empty:
         return pd.DataFrame()
-    z = z.assign(stat=z["statistic"].str.slice(2, -1), excess=z["resolution"] / z["tolerance"])
+    stat = z["statistic"].map(compared_statistic)
+    z = z.assign(stat=stat, excess=z["resolution"] / z["tolerance"])
     table = z.pivot_table(index="quantity", columns="stat", values="resolution", aggfunc="max")
     order = z.groupby("quantity")["excess"].max().sort_values(ascending=False).index
     return table.loc[order, [c for c in STATISTICS if c in table.columns]]

@@ -170,8 +170,8 @@ def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
     Besides ``draws``, ``tune``, ``chains`` and ``seed``: ``tolerance`` (the
     ``delta`` that ``agree`` certifies, :func:`comparisons.agreement.tolerances`),
     ``max_draws`` (draws per chain the run may grow to; default
-    :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look) and
-    ``max_seconds`` (wall time after which no new look starts; default none)
+    :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look),
+    ``max_seconds`` (wall time after which no new look starts; default none),
     and ``timeout`` (seconds a hand-written sampler's call may take before it
     is stopped, :func:`comparisons.contract.call_sampler`; default none).
     """
@@ -446,7 +446,7 @@ def _reference_limits(
     ]
     reference = summaries[PYMC]
     for row in open_.itertuples():
-        column = f"mcse_{row.statistic[2:-1]}"  # "z(mean)" -> "mcse_mean"
+        column = f"mcse_{agreement.compared_statistic(row.statistic)}"
         theirs = reference.at[row.quantity, column] ** 2
         if theirs >= REFERENCE_SHARE * (theirs + summaries[row.side].at[row.quantity, column] ** 2):
             return True
