@@ -464,8 +464,10 @@ class _HandrolledChains:
         self.state: dict | None = {} if contract.resumable(self.func) else None
         self.side: Side | None = None
 
-    def _call(self, draws: int, tune: int) -> xr.DataTree:
+    def _call(self, draws: int, tune: int) -> tuple[xr.DataTree, float]:
+        """Return the sampler's draws as a DataTree and the seconds of the sampler's call alone."""
         extra = {} if self.state is None else {"state": self.state}
+        start = time.perf_counter()
         output = call_sampler(
             self.name,
             self.func,
@@ -477,15 +479,17 @@ class _HandrolledChains:
             timeout=self.settings["timeout"],
             **extra,
         )
+        seconds = time.perf_counter() - start
         chains = self.settings["chains"]
-        return to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
+        tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
+        return tree, seconds
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
         label, chains = side_label(self.role, self.variant), self.settings["chains"]
         say(RunEvent(self.pair_name, label, "start", chains, draws))
-        begin = time.perf_counter()
         if self.side is None:  # JIT warm-up, timed apart
+            begin = time.perf_counter()
             call_sampler(
                 self.name,
                 self.func,
@@ -496,22 +500,21 @@ class _HandrolledChains:
                 random_seed=0,
                 timeout=self.settings["timeout"],
             )
-            start = time.perf_counter()
-            timings = {"compile_s": start - begin, "sampling_s": 0.0}
+            timings = {"compile_s": time.perf_counter() - begin, "sampling_s": 0.0}
             tree = None
         else:
-            start = begin
             timings, tree = dict(self.side.timings), self.side.tree
         if tree is not None and self.state is not None:
             have = tree["posterior"].sizes["draw"]
-            tree = contract.concat_draws(tree, self._call(draws - have, 0))
+            more, seconds = self._call(draws - have, 0)
+            tree = contract.concat_draws(tree, more)
         else:
-            tree = self._call(draws, self.settings["tune"])
-        end = time.perf_counter()
-        timings["sampling_s"] += end - start
+            tree, seconds = self._call(draws, self.settings["tune"])
+        before = timings.get("total_s", 0.0)  # the first look's event counts the warm-up too
+        timings["sampling_s"] += seconds  # the sampler's calls only, as ESS per second needs
         timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
         self.side = Side(self.role, self.variant, self.name, tree, timings)
-        say(RunEvent(self.pair_name, label, "done", chains, draws, end - begin))
+        say(RunEvent(self.pair_name, label, "done", chains, draws, timings["total_s"] - before))
         return self.side
 
 
