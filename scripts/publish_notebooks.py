@@ -107,7 +107,8 @@ def execute(path: Path, small: bool) -> nbformat.NotebookNode:
     return nb
 
 
-MATH = re.compile(r"(`+)(?:.|\n)*?\1|\$\$((?:.|\n)+?)\$\$|\$((?:[^$\\\n]|\\.)+?)\$")
+MATH = re.compile(r"(`+)(?:.|\n)*?\1|\$\$((?:.|\n)+?)\$\$|\$((?:[^$\\\n]|\\.|\n(?!\n))+?)\$")
+"""A code span (left alone), display math ``$$...$$``, or inline ``$...$`` (within a paragraph)."""
 
 
 def math_to_mathml(source: str, store: dict[str, str]) -> str:
