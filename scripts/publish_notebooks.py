@@ -100,6 +100,8 @@ def execute(path: Path, small: bool) -> nbformat.NotebookNode:
     if position is not None:
         del nb.cells[position]
     tidy_outputs(nb)
+    # as `jupytext --sync` writes it, so that a later sync leaves the file alone
+    nb.metadata.get("jupytext", {}).pop("text_representation", None)
     nb.metadata[METADATA_KEY] = {
         "source_sha256": digest,
         "settings": "small" if small else "parameters cell",
