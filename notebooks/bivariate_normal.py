@@ -366,7 +366,7 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ### A teaching ESS, checked against arviz_stats
+# ### 有效样本量 · A teaching ESS, checked against arviz_stats
 #
 # The kept $x_1$ chain of this systematic scan is an AR(1) process with
 # coefficient $\rho^2$, so its ESS per draw is $(1 - \rho^2)/(1 + \rho^2) = 0.6$.

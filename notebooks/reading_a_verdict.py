@@ -24,8 +24,8 @@
 # posterior and prints a **verdict**: `agree`, `disagree`, `inconclusive` or
 # `not converged`. This notebook explains, once, every number behind a verdict,
 # recomputing each by hand from the draws and checking it against the harness:
-# the Monte Carlo standard error (MCSE, the seeds' "MC 误差"), the z-score, the
-# effective sample size (ESS, 有效样本量) and $\hat R$ (Gelman–Rubin), Holm's
+# the Monte Carlo standard error (MCSE, seed 001's "MC-误差"), the z-score, the
+# effective sample size (ESS, 有效样本量) and $\hat R$ (seed 001's "Gelman-Rubin 法"), Holm's
 # correction, and the *resolution* that `agree` certifies. It then plants a bug
 # from the catalogue of wrong samplers and reads the verdict that catches it.
 #
@@ -76,7 +76,7 @@ display(
 )
 
 # %% [markdown]
-# ## 2. MCSE and ESS (蒙特卡洛误差与有效样本量)
+# ## 2. MC-误差与有效样本量 · MCSE and ESS
 #
 # Draws of a Markov chain are correlated, so $N$ draws carry less information
 # than $N$ independent ones. The **effective sample size** is the number of
@@ -102,7 +102,7 @@ print(
 assert abs(by_hand / gibbs.at["x[0]", "mcse_mean"] - 1) < 0.05
 
 # %% [markdown]
-# ## 3. The z-score (z 值) and its Student-t
+# ## 3. z 值 · The z-score and its Student-t
 #
 # Two sides estimate the same statistic, $a$ and $b$. If both sample the same
 # distribution, their difference is Monte Carlo noise of standard error
@@ -126,7 +126,7 @@ print(
 assert np.isclose((a - b) / se, row["value"])
 
 # %% [markdown]
-# ## 4. Holm's correction: many checks, one false-alarm rate
+# ## 4. Holm 校正 · Holm's correction: many checks, one false-alarm rate
 #
 # A run makes dozens of z-checks (here: agreement between the sides, and each
 # side against the exact answer). At 1 % each, a correct sampler would fail one
@@ -152,7 +152,7 @@ print(
 )
 
 # %% [markdown]
-# ## 5. The gates: $\hat R$ and ESS (收敛诊断)
+# ## 5. 收敛性指标 · The gates: $\hat R$ and ESS
 #
 # Before any comparison, each side must look converged: $\hat R < 1.01$ (the
 # rank-normalised split $\hat R$ of Vehtari et al. 2021 compares the spread
@@ -168,7 +168,7 @@ gates = checks[checks["kind"] == "diagnostic"]
 display(gates[["side", "quantity", "statistic", "value", "threshold", "passed"]].head(9).round(4))
 
 # %% [markdown]
-# ## 6. What `agree` certifies (一致的含义): a resolution δ
+# ## 6. “一致”的含义 · What `agree` certifies: a resolution δ
 #
 # "No test rejected" is not evidence of agreement: with few draws nothing is
 # ever rejected. So `agree` makes a positive claim: **at 95 % confidence every
@@ -201,7 +201,7 @@ print(
 )
 
 # %% [markdown]
-# ## 7. The four verdicts (四种判决)
+# ## 7. 四种判决 · The four verdicts
 #
 # * `agree`: every resolution within δ, nothing detected, both sides converged.
 #   Trust the sampler, at that resolution.

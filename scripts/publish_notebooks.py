@@ -159,7 +159,7 @@ math[display="block"] { font-size: 1.1em; }
 """
 
 
-def render_html(nb, name: str) -> str:
+def render_html(nb, name: str, source: str | None = None) -> str:
     """One self-contained page: basic nbconvert body, MathML formulas, inline CSS."""
     nb = nbformat.from_dict(json.loads(json.dumps(nb)))  # a copy
     store: dict[str, str] = {}
@@ -182,6 +182,11 @@ def render_html(nb, name: str) -> str:
                   if c.cell_type == "markdown"), name)  # fmt: skip
     title = re.sub(r"<[^>]+>|MATHPLACEHOLDER\d+X", "", title)
     pygments = HtmlFormatter(style="default").get_style_defs(".highlight")
+    if source is None:
+        source = (
+            f"mcmc-pairs teaching notebook <code>notebooks/{name}.py</code>, executed and "
+            "rendered by <code>make notebooks</code>."
+        )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -193,8 +198,8 @@ def render_html(nb, name: str) -> str:
 {pygments}</style>
 </head>
 <body><main>
-<p class="published">mcmc-pairs teaching notebook <code>notebooks/{name}.py</code>, executed and
-rendered by <code>make notebooks</code>. <a href="index.html">All notebooks</a> ·
+<p class="published">{source}
+<a href="index.html">All notebooks</a> ·
 <a href="glossary.html">Glossary 术语表</a></p>
 {body}
 </main></body>
@@ -209,8 +214,8 @@ def render_markdown_page(path: Path, title: str) -> str:
     text = re.sub(r"\]\((\w+)\.(?:ipynb|py)\)", r"](\1.html)", text)
     text = re.sub(r"\]\(html/(\w+)\.html\)", r"](\1.html)", text)
     text = re.sub(r"\]\(GLOSSARY\.md", "](glossary.html", text)
-    nb.cells = [nbformat.v4.new_markdown_cell(text)]
-    page = render_html(nb, path.stem)
+    nb.cells = [nbformat.v4.new_markdown_cell(text, id=path.stem.lower())]
+    page = render_html(nb, path.stem, f"mcmc-pairs <code>notebooks/{path.name}</code>.")
     return re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)}</title>", page)
 
 
