@@ -152,8 +152,11 @@ assert np.allclose(difference, log_delta(alpha3 + counts3) - log_delta(alpha3))
 # %% [markdown]
 # **An error in seed 000.** It writes the posterior of a document's topic
 # proportions as
-# $p(\theta_m \mid \boldsymbol z_m, \alpha) = \frac{1}{Z_{\theta_m}} \prod_{n=1}^{N_m}
-# p(z_{mn} \mid \theta_m)\, p(\theta_m \mid n_m + \alpha)$: the likelihood times a
+#
+# $$ p(\theta_m \mid \boldsymbol z_m, \alpha) = \frac{1}{Z_{\theta_m}} \prod_{n=1}^{N_m}
+#    p(z_{mn} \mid \theta_m)\, p(\theta_m \mid n_m + \alpha), $$
+#
+# the likelihood times a
 # "prior" that already contains the counts $n_m$. That counts the data twice: the
 # product normalises to $\mathrm{Dir}(\alpha + 2n_m)$, not $\mathrm{Dir}(\alpha + n_m)$.
 # The prior is $p(\theta_m \mid \alpha)$; the result, $\mathrm{Dir}(\theta_m \mid

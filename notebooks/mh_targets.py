@@ -110,8 +110,9 @@ def checks_summary(result):
 #
 # Computed on the log scale, so that tiny or huge densities do no harm and a
 # proposal outside the support ($\log\pi = -\infty$) is never accepted:
-# $\log r = \log\pi(\theta') - \log\pi(\theta) + \log q(\theta \mid \theta')
-# - \log q(\theta' \mid \theta)$ and $a = \min(1, e^{\log r})$.
+#
+# $$ \log r = \log\pi(\theta') - \log\pi(\theta) + \log q(\theta \mid \theta')
+#    - \log q(\theta' \mid \theta), \qquad a = \min(1, e^{\log r}). $$
 #
 # A target is described once, as its log density (compiled with numba), its
 # parameters and its support; the teaching steps below and the compiled chains
