@@ -71,6 +71,13 @@ def test_html_is_current_and_offline(path):
     assert not left, f"TeX left for a script to typeset: {left[:5]}"
 
 
+def test_local_links_resolve():
+    for page in HTML_DIR.glob("*.html"):
+        targets = re.findall(r'href="([^"#:]+)(?:#[^"]*)?"', page.read_text())
+        missing = sorted({t for t in targets if not (HTML_DIR / t).exists()})
+        assert not missing, f"{page.name} links to missing pages {missing}"
+
+
 def test_index_and_glossary_pages_exist():
     for name in ("index.html", "glossary.html"):
         assert (HTML_DIR / name).exists(), f"notebooks/html/{name} missing: run `make notebooks`"
