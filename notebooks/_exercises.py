@@ -3,7 +3,9 @@
 An exercise cell sets ``answer = None``; the reader replaces ``None`` with a
 number or a letter and runs the next cell, which calls one of these functions.
 Unanswered, the checker says so and gives nothing away (so the notebooks run
-unattended in the tests). Wrong, it gives a hint; right, the explanation.
+unattended in the tests). Wrong, it gives a hint; right, the explanation. The
+checking cells are tagged ``checker`` and hidden (``jupyter.source_hidden``;
+the published pages show their output only), since their code holds the answer.
 """
 
 from __future__ import annotations

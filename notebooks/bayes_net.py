@@ -345,7 +345,7 @@ plt.show()
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 only_e = bn.gibbs_transition_matrices(data["cpts"], {"E": 1})
 ex.check_number(answer, len(only_e["states"]), rel=0,
                 hint="each free binary node doubles the count.",
@@ -358,7 +358,7 @@ ex.check_number(answer, len(only_e["states"]), rel=0,
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, chain["random_scan"][labels.index("000"), labels.index("110")],
                 rel=0, absolute=1e-12,
                 hint="how many nodes differ between the two states?",
@@ -373,7 +373,7 @@ ex.check_number(answer, chain["random_scan"][labels.index("000"), labels.index("
 # %%
 answer = None  # "a", "b" or "c"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_choice(answer, "a", {
     "a": "right: P(C = 1) ignores E = 1, so C's marginal itself is wrong, and its mean "
          "check fails (then B's, through C).",

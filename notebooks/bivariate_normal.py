@@ -409,7 +409,7 @@ assert abs(ours / library - 1) < 0.1, "the teaching ESS should match arviz_stats
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 strong = data | {"rho": 0.9}
 ex.check_number(answer, gibbs.x1_given_x2(0.0, data["mu"], data["sigma"], 0.9)[1], rel=0.01,
                 hint="sigma_1 sqrt(1 - rho^2).",
@@ -425,7 +425,7 @@ ex.check_number(answer, gibbs.x1_given_x2(0.0, data["mu"], data["sigma"], 0.9)[1
 # %%
 answer = None  # your fraction
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, (1 - 0.9**2) / (1 + 0.9**2), rel=0.05,
                 hint="for AR(1) with coefficient phi, ESS / N = (1 - phi) / (1 + phi), "
                      "and phi = rho^2.",
@@ -446,7 +446,7 @@ print(
 # %%
 answer = None  # "a", "b" or "c"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_choice(answer, "c", {
     "a": "too-wide conditionals make the sds and tail quantiles of x1 and x2 fail (the bug "
          "of the verdict notebook); here they pass.",

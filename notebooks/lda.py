@@ -471,7 +471,7 @@ plt.show()
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 posterior = np.array([1.0, 1, 1]) + np.array([3, 0, 1])
 ex.check_number(answer, posterior[0] / posterior.sum(), rel=0.01,
                 hint="the posterior is Dir(alpha + n); a Dirichlet's mean is alpha_k / sum(alpha).",
@@ -483,7 +483,7 @@ ex.check_number(answer, posterior[0] / posterior.sum(), rel=0.01,
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, float(np.exp(log_delta([2.0, 2.0]))), rel=0.01,
                 hint="Gamma(2) Gamma(2) / Gamma(4), with Gamma(n) = (n - 1)!.",
                 why="1 x 1 / 3! = 1/6: the integral of theta (1 - theta) over [0, 1].")  # fmt: skip
@@ -496,7 +496,7 @@ ex.check_number(answer, float(np.exp(log_delta([2.0, 2.0]))), rel=0.01,
 # %%
 answer = None  # "a" or "b"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 mixing_rng = np.random.default_rng(seed)
 proportions = mixing_rng.dirichlet(np.full(10, 10.0), size=200)
 effective_topics = float((1 / (proportions**2).sum(axis=1)).mean())

@@ -371,7 +371,7 @@ print("first steps of chain 0:", cycle_states[0, :9] + 1)
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 two_state = np.array([[0.7, 0.3], [0.1, 0.9]])
 ex.check_number(answer, mc.stationary_distribution(two_state)[0], rel=0.01,
                 hint="pi_1 a = pi_2 b and pi_1 + pi_2 = 1 give pi_1 = b / (a + b).",
@@ -385,7 +385,7 @@ ex.check_number(answer, mc.stationary_distribution(two_state)[0], rel=0.01,
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 path_walk = np.array([[0, 1, 0, 0], [0.5, 0, 0.5, 0], [0, 0.5, 0, 0.5], [0, 0, 1, 0.0]])
 ex.check_number(answer, mc.period(path_walk), rel=0,
                 hint="colour the states odd and even: every step changes the colour.",
@@ -401,7 +401,7 @@ ex.check_number(answer, mc.period(path_walk), rel=0,
 # %%
 answer = None  # "a" or "b"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 independent_se = np.sqrt(mc.SEED_004_STATIONARY[2] * (1 - mc.SEED_004_STATIONARY[2]) / kept.size)
 measured = table.loc["state 3", "mcse"]
 print(f"MCSE {measured:.5f} vs independent draws {independent_se:.5f}")

@@ -463,7 +463,7 @@ plt.show()
 # %%
 answer = None  # "a", "b" or "c"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 wide = mh_normal.sample(normal_data | {"proposal_sd": 50.0}, draws=n_draws, tune=tune,
                         chains=chains, random_seed=seed, adapt=False)  # fmt: skip
 rate = float(wide["sample_stats"]["acceptance_rate"].mean())
@@ -483,7 +483,7 @@ ex.check_choice(answer, measured, {
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, float(fractions["mh"][0, 1] / Q3[0, 1]), rel=0.01,
                 hint="min(1, pi_2 Q_21 / (pi_1 Q_12)).",
                 why="min(1, 0.2 x 0.4 / (0.5 x 0.5)) = 0.32.")  # fmt: skip

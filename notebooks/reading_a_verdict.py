@@ -268,7 +268,7 @@ display(broken.checks[(broken.checks["kind"] == "agreement")
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, 2 / np.sqrt(400), rel=0.01, hint="MCSE = sd / sqrt(ESS).",
                 why="sd / sqrt(ESS) = 2 / 20.")  # fmt: skip
 
@@ -280,7 +280,7 @@ ex.check_number(answer, 2 / np.sqrt(400), rel=0.01, hint="MCSE = sd / sqrt(ESS).
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, m, rel=0, absolute=0.5,
                 hint="len(checks[checks['kind'].isin(['agreement', 'exact'])])")  # fmt: skip
 
@@ -295,7 +295,7 @@ ex.check_number(answer, m, rel=0, absolute=0.5,
 # %%
 answer = None  # "a", "b" or "c"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_choice(answer, "b", {
     "a": "too short a run gives 'not converged' or 'inconclusive', not a confident 'disagree' "
          "with passing gates.",

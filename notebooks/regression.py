@@ -375,7 +375,7 @@ plt.show()
 # %%
 answer = None  # your number
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_number(answer, thin, rel=0, absolute=1.5,
                 hint="thin >= log(0.1) / log(rho^2); round up.",
                 why="log(0.1) / log(rho^2), rounded up (reg.default_thin).")  # fmt: skip
@@ -388,7 +388,7 @@ ex.check_number(answer, thin, rel=0, absolute=1.5,
 # %%
 answer = None  # "a" or "b"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_choice(answer, "b", {
     "a": "the kept draws are less correlated, but there are ten times fewer of them; "
          "compare the rows of section 3's table per sweep.",
@@ -406,7 +406,7 @@ ex.check_choice(answer, "b", {
 # %%
 answer = None  # "a", "b" or "c"
 
-# %%
+# %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_choice(answer, "a", {
     "a": "a scale of b instead of 1/b multiplies the precision by b^2 (hundreds here): "
          "sigma2 collapses, as in section 7.",

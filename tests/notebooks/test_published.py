@@ -63,6 +63,8 @@ def test_html_is_current_and_offline(path):
     assert "<script" not in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page.replace("<a href", "<a x"))
     assert "@import" not in page and "url(http" not in page
+    # the exercises' checking cells show their verdict, not their code (it holds the answer)
+    assert "check_number" not in page and "check_choice" not in page
     # formulas are MathML, rendered by the browser; none is left as TeX for MathJax
     assert "<math" in page and "MATHPLACEHOLDER" not in page
     prose = re.sub(r"<pre.*?</pre>|<code.*?</code>|<style.*?</style>", "", page, flags=re.S)
