@@ -11,7 +11,7 @@ The rules (DESIGN.md, "Comparing two samplers"):
   ``z = (a - b) / sqrt(mcse_a**2 + mcse_b**2)`` between two sides, and
   ``z = (a - exact) / mcse_a`` against an exact answer where one is known;
 * a z-score's p-value comes from a Student-t with :data:`Z_DF` degrees of
-  freedom (the MCSE is estimated, which fattens the tails);
+  freedom per statistic (the MCSE is estimated, which fattens the tails);
 * all z-checks of one run form one family, corrected by Holm's step-down
   procedure so that a correct pair raises a false alarm in about ``alpha`` of
   runs (1 % by default);
@@ -63,14 +63,30 @@ TOLERANCE = 0.2
 TAIL_FACTOR = 2.0
 """The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
 2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""
-Z_DF = 30
-"""Degrees of freedom of the Student-t that turns a z-score into a p-value.
+Z_DF = {"mean": 30, "sd": 30, "q5": 20, "q50": 30, "q95": 20}
+"""Degrees of freedom of the Student-t that turns a z-score into a p-value, per statistic.
 
 The MCSE in the denominator is itself estimated, so z has heavier tails than a
-normal. Measured on 600 runs of the correct bivariate Gibbs sampler (17 checks
-against the exact answer each, 4 chains x 1000 draws): |z| exceeded 3.5 and 4 in
-15 and 4 of 10,200 checks, where a normal predicts 4.7 and 0.6 and a t with 30
-degrees of freedom predicts 15 and 3.9."""
+normal, and how much heavier depends on how the MCSE is estimated: a tail
+quantile's rests on the ESS of an indicator and the spacing of a few order
+statistics. Measured by ``scripts/z_calibration.py`` (``benchmarks/z_calibration.md``)
+on 2,000 runs of each of five correct samplers against exact answers (16,000
+z-scores per statistic): means, sds and medians follow t(30) or lighter
+(|z| > 4.5: 0, 3 and 0 times, t(30) predicts 1.5), the 5 % and 95 % quantiles
+t(20) (|z| > 4, 4.5, 5: 23, 10 and 2 of 32,000; t(20) predicts 22.5, 7.0 and
+2.2, t(30) 12.2, 3.0 and 0.7). With t(30) for every statistic, ``regression``
+raised 2 % false alarms, all from tail quantiles just over their Holm
+thresholds (``benchmarks/power.md``)."""
+
+
+def z_df(statistic: str) -> int:
+    """Return the degrees of freedom of a statistic's z-scores (:data:`Z_DF`; else the mean's).
+
+    ``statistic`` may be a z-check's label: ``"q95"`` and ``"z(q95)"`` alike.
+    """
+    return Z_DF.get(compared_statistic(statistic), Z_DF["mean"])
+
+
 RHAT_MAX = 1.01
 """The R-hat gate of a side with few quantities and a large ESS (Vehtari et al. 2021)."""
 ESS_PER_CHAIN_MIN = 100
@@ -315,7 +331,7 @@ def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
         "a": float(a),
         "b": float(b),
         "z": z,
-        "p": float(2 * stats.t.sf(abs(z), Z_DF)),
+        "p": float(2 * stats.t.sf(abs(z), z_df(statistic))),
         "se": float(se),
     }
 
@@ -323,9 +339,9 @@ def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
 def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """Apply Holm's step-down correction to a family of z-checks.
 
-    Adds ``threshold`` (the |z| a check must not exceed at its rank) and
-    ``passed``. Controls the family-wise error rate at ``alpha`` under any
-    dependence between the checks.
+    Adds ``threshold`` (the |z| a check must not exceed at its rank, under the
+    Student-t of its ``statistic``, :func:`z_df`) and ``passed``. Controls the
+    family-wise error rate at ``alpha`` under any dependence between the checks.
     """
     checks = checks.copy()
     m = len(checks)
@@ -336,7 +352,11 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     rejected_sorted = np.cumprod(checks["p"].to_numpy()[order] <= level).astype(bool)
     threshold = np.empty(m)
     passed = np.empty(m, dtype=bool)
-    threshold[order] = stats.t.isf(level / 2, Z_DF)
+    if "statistic" in checks:
+        df = checks["statistic"].map(z_df).to_numpy(dtype=float)[order]
+    else:
+        df = z_df("mean")
+    threshold[order] = stats.t.isf(level / 2, df)
     passed[order] = ~rejected_sorted
     return checks.assign(threshold=threshold, passed=passed)
 
@@ -363,7 +383,7 @@ def resolutions(
 
     The difference ``(a - b) / scale`` is in posterior sd units, and so is its
     standard error ``se / scale``. The check's *resolution* is
-    ``|difference| + t(1 - alpha, Z_DF) * se / scale``: the smallest tolerance
+    ``|difference| + t(1 - alpha, z_df(statistic)) * se / scale``: the smallest tolerance
     whose two one-sided tests (Schuirmann 1987) both reject at level ``alpha``,
     i.e. the upper end of the difference's (1 - 2 alpha) confidence interval in
     absolute value. A check is ``equivalent`` when its resolution is below its
@@ -396,7 +416,7 @@ def resolutions(
         no finite standard error or scale has an infinite one.
     """
     limits = tolerances(delta)
-    critical = stats.t.isf(alpha, Z_DF)
+    critical = stats.t.isf(alpha, z_table["statistic"].map(z_df).to_numpy(dtype=float))
     diff = (z_table["a"] - z_table["b"]).to_numpy(dtype=float)
     se = z_table["se"].to_numpy(dtype=float)
     scale = z_table["scale"].to_numpy(dtype=float)

@@ -18,7 +18,7 @@ label-invariant functions of them (the pair's ``test_params``). For
 each, ``z = (mean_mc - mean_sc) / sqrt(mcse_mc**2 + mcse_sc**2)``; the MCSE of
 the autocorrelated successive chain comes from :func:`arviz_stats.mcse` over
 its independent replications (chains), the marginal one is ``sd / sqrt(n)``.
-Each ``z`` gets a Student-t p-value with :data:`comparisons.agreement.Z_DF`
+Each ``z`` gets a Student-t p-value with :func:`comparisons.agreement.z_df` of the mean
 degrees of freedom and the family gets Holm's correction
 (:func:`comparisons.agreement.holm`), as in the harness.
 
@@ -160,7 +160,7 @@ def geweke_checks(replications: Sequence[Mapping], alpha: float = agreement.ALPH
                 "quantity": name,
                 "statistic": "z(mean)",
                 "value": z,
-                "p": float(2 * stats.t.sf(abs(z), agreement.Z_DF)),
+                "p": float(2 * stats.t.sf(abs(z), agreement.z_df("mean"))),
                 "marginal": mean_mc[k],
                 "successive": mean_sc[k],
                 "mcse_marginal": mcse_mc[k],

@@ -14,7 +14,11 @@ its mean down with a reflection at 0 and scales its sd by ``1 - s`` (a wider
 spread would leave (0, 1)); ``bayes_net`` flips a random fraction of node
 ``B``'s draws for the mean and copies ``B`` into ``C`` in a random fraction of
 draws for the dependence (its sd is fixed by its mean); ``lda`` moves mass from
-``theta[0, 1]`` to ``theta[0, 0]`` (the simplex is kept). Posterior mean and sd
+``theta[0, 1]`` to ``theta[0, 0]`` for the mean and shrinks ``theta[0, 0]``'s
+deviations by ``1 - s``, giving the difference to ``theta[0, 1]``, for the sd
+(the simplex is kept either way), after relabelling every chain's topics to
+chain 0's (:func:`align_chains`); no plant changes a correlation of simplex
+components while keeping both marginals and the simplex, so LDA's is n/a. Posterior mean and sd
 come from the pair's exact reference where it has the component, else from the
 wrapped sampler's own draws; correlations from the draws.
 """
@@ -29,6 +33,7 @@ import xarray as xr
 
 from comparisons.contract import resumable
 from comparisons.loading import resolve
+from comparisons.registry import get_pair
 
 KINDS = ("mean", "sd", "corr")
 
@@ -46,7 +51,13 @@ class Plan:
         The method of each kind (``None``: not applicable): ``"add"``,
         ``"reflect0"`` (shift down, reflect at 0), ``"flip"`` (0/1 draws),
         ``"simplex"`` (move mass between two simplex components); ``"scale"``,
-        ``"shrink"`` (by ``1 - s``); ``"mix"``, ``"copy"`` (0/1 draws).
+        ``"shrink"`` (by ``1 - s``), ``"simplex_shrink"`` (by ``1 - s``, the
+        difference given to the second component, clipped so both stay in the
+        simplex); ``"mix"``, ``"copy"`` (0/1 draws).
+    aligned : bool
+        Relabel every chain's exchangeable components (LDA's topics) to chain 0's with
+        the pair's own ``align`` before planting, so that the shift lands on the same
+        component of every chain whatever labels each chain happened to take.
     """
 
     first: tuple[str, tuple[int, ...]]
@@ -54,6 +65,7 @@ class Plan:
     mean: str | None = "add"
     sd: str | None = "scale"
     corr: str | None = "mix"
+    aligned: bool = False
 
 
 PLANS = {
@@ -62,9 +74,32 @@ PLANS = {
     "mh_normal": Plan(("x", ()), None, corr=None),
     "mh_beta": Plan(("x", ()), None, mean="reflect0", sd="shrink", corr=None),
     "bayes_net": Plan(("B", ()), ("C", ()), mean="flip", sd=None, corr="copy"),
-    "lda": Plan(("theta", (0, 0)), ("theta", (0, 1)), mean="simplex", sd=None, corr=None),
+    "lda": Plan(
+        ("theta", (0, 0)),
+        ("theta", (0, 1)),
+        mean="simplex",
+        sd="simplex_shrink",
+        corr=None,
+        aligned=True,
+    ),
 }
 """Per pair: components and methods. ``n/a`` in the table where a method is ``None``."""
+
+
+def align_chains(draws: dict, pair: str) -> dict:
+    """Relabel every chain's topics to chain 0's (``draws`` changed in place and returned).
+
+    The harness aligns each chain to PyMC's first chain before any statistic; a
+    shift planted on raw labels would land on different aligned topics in
+    different chains (and show as chains that disagree, not as a shift).
+    """
+    names = [n for n in ("phi", "theta") if n in draws]
+    posterior = xr.Dataset({n: (("chain", "draw", f"{n}_a", f"{n}_b"), draws[n]) for n in names})
+    target = posterior[["phi"]].isel(chain=0).mean("draw")
+    aligned = get_pair(pair).align(posterior, target)
+    for n in names:
+        draws[n] = aligned[n].values
+    return draws
 
 
 def label(component: tuple[str, tuple[int, ...]]) -> str:
@@ -149,6 +184,8 @@ def plant(
     how = getattr(plan, kind)
     if how is None:
         raise ValueError(f"no {kind} shift is planted in {pair}")
+    if plan.aligned and draws[plan.first[0]].shape[1] > 1:
+        align_chains(draws, pair)
     u = _component(draws, plan.first)
     exact_mean, exact_sd = (moments or {}).get(label(plan.first), (None, None))
     mean = float(u.mean()) if exact_mean is None else exact_mean
@@ -170,6 +207,10 @@ def plant(
         moved = min(1.0, s * sd / float(v.mean())) * v  # mean of theta[0, 0] up by s sd
         _set(draws, plan.second, v - moved)
         new = u + moved
+    elif how == "simplex_shrink":
+        v = _component(draws, plan.second)
+        new = np.clip(mean + (1 - s) * (u - mean), 0.0, u + v)
+        _set(draws, plan.second, u + v - new)
     elif how == "scale":
         new = mean + (1 + s) * (u - mean)
     elif how == "shrink":

@@ -65,9 +65,9 @@ SIZES = {
 """Validation sizes used here (Geweke smaller than the CLI default; SBC at its default draws)."""
 GRID = (0.05, 0.1, 0.2, 0.3, 0.5)
 """Planted shift sizes ``s`` (posterior sd for means and sds, correlation for ``corr``)."""
-GRID_LDA = (0.5,)
-"""LDA's grid: one size (each look of its NUTS reference costs minutes; an undecided planted
-run, rerun at up to 16 times the draws, took more than a quarter of an hour)."""
+GRID_LDA = (0.1, 0.2, 0.3)
+"""LDA's grid: three sizes (each look of its NUTS reference costs minutes, and a planted shift
+below the tolerance may run to 16 times the draws; planted LDA runs are continued, not rerun)."""
 SLOW = ("lda",)
 """Pairs run with ``--seeds-lda`` seeds instead of ``--seeds`` (about 100 s of NUTS a seed)."""
 UNDECIDED = (agreement.INCONCLUSIVE, agreement.NOT_CONVERGED)

@@ -59,6 +59,38 @@ def test_planted_mean_moves_the_first_component_by_s_sd():
     np.testing.assert_array_equal(after["x"][..., 1], before["x"][..., 1])
 
 
+def _lda_draws(rng, chains=4, draws=500):
+    """LDA-shaped draws whose chains label the same three topics differently (rolled by c)."""
+    phi = rng.dirichlet(np.full(6, 0.3), size=3)  # (K, V)
+    theta_mean = np.array([[0.6, 0.3, 0.1], [0.2, 0.2, 0.6]])  # (D, K)
+    phis, thetas = [], []
+    for c in range(chains):
+        perm = np.roll(np.arange(3), c)
+        phis.append(np.broadcast_to(phi[perm], (draws, 3, 6)))
+        rows = [rng.dirichlet(200 * row[perm], size=draws) for row in theta_mean]
+        thetas.append(np.stack(rows, axis=1))
+    return {"theta": np.stack(thetas), "phi": np.stack(phis)}  # (chain, draw, D, K), (.., K, V)
+
+
+def test_lda_plant_lands_on_one_topic_whatever_each_chain_calls_it():
+    rng = np.random.default_rng(3)
+    draws = _lda_draws(rng)
+    before = planted.align_chains({k: v.copy() for k, v in draws.items()}, "lda")
+    # aligned: every chain's topic 0 is chain 0's topic 0
+    np.testing.assert_allclose(before["phi"][:, 0], before["phi"][0:1, 0].repeat(4, 0))
+    after = planted.plant({k: v.copy() for k, v in draws.items()}, "lda", "mean", 0.5, rng)
+    np.testing.assert_allclose(after["theta"].sum(-1), 1.0)
+    assert (after["theta"] >= 0).all()
+    moved = after["theta"][..., 0, 0].mean(axis=1) - before["theta"][..., 0, 0].mean(axis=1)
+    sd = before["theta"][..., 0, 0].std()
+    np.testing.assert_allclose(moved, 0.5 * sd, rtol=0.05)  # the same shift in every chain
+    np.testing.assert_array_equal(after["theta"][..., 1, :], before["theta"][..., 1, :])
+    shrunk = planted.plant({k: v.copy() for k, v in draws.items()}, "lda", "sd", 0.3, rng)
+    np.testing.assert_allclose(shrunk["theta"].sum(-1), 1.0)
+    assert (shrunk["theta"] >= 0).all()
+    assert shrunk["theta"][..., 0, 0].std() == pytest.approx(0.7 * sd, rel=0.01)
+
+
 def test_planted_sd_scales_deviations_by_one_plus_s():
     before = _gaussian()
     after = planted.plant(_gaussian(), "bivariate_normal", "sd", 0.2, None, {})
@@ -103,10 +135,6 @@ def test_planted_shifts_keep_the_support():
     assert corr == pytest.approx(
         np.corrcoef(nodes["B"].ravel(), nodes["C"].ravel())[0, 1] + 0.2, abs=0.02
     )
-    theta = rng.dirichlet(np.ones(3), size=(4, 1000, 2))  # (chain, draw, D, K)
-    lda = planted.plant({"theta": theta.copy(), "phi": theta[:, :, 0]}, "lda", "mean", 0.5, rng)
-    np.testing.assert_allclose(lda["theta"].sum(-1), 1.0)
-    assert (lda["theta"] >= 0).all()
     with pytest.raises(ValueError, match="no sd shift"):
         planted.plant(nodes, "bayes_net", "sd", 0.1, rng)
 

@@ -75,10 +75,11 @@ def test_resolution_is_the_upper_end_of_the_two_sided_interval():
         }
     )
     out = agreement.resolutions(table, delta=0.25, alpha=0.05, means_only=["x*y"])
-    t = stats.t.isf(0.05, agreement.Z_DF)
+    t = stats.t.isf(0.05, agreement.z_df("mean"))
+    t_sd = stats.t.isf(0.05, agreement.z_df("sd"))
     np.testing.assert_allclose(out["difference"], [0.2, 0.0, 0.1, -1.0])
     np.testing.assert_allclose(
-        out["resolution"], [0.2 + t * 0.04, 0.0, 0.1 + t * 0.05, 1 + t * 0.05]
+        out["resolution"], [0.2 + t * 0.04, 0.0, 0.1 + t * 0.05, 1 + t_sd * 0.05]
     )
     np.testing.assert_allclose(out["tolerance"], [0.25, 0.5, 0.25, np.nan])
     assert out["equivalent"].tolist() == [bool(0.2 + t * 0.04 < 0.25), True, True, None]
@@ -148,8 +149,19 @@ def test_holm_matches_its_definition():
     out = agreement.holm(table, alpha=0.01)
     # sorted p against alpha/4, alpha/3, ...: 0.001 <= .0025 rejects, 0.004 > .00333 stops.
     assert out["passed"].tolist() == [False, True, True, True]
-    # |z| whose two-sided p-value is 0.0025 under the t with Z_DF degrees of freedom
-    assert out["threshold"].iloc[0] == pytest.approx(stats.t.isf(0.00125, agreement.Z_DF))
+    # |z| whose two-sided p-value is 0.0025 under the t with the mean's degrees of freedom
+    assert out["threshold"].iloc[0] == pytest.approx(stats.t.isf(0.00125, agreement.z_df("mean")))
+
+
+def test_each_statistic_gets_its_own_degrees_of_freedom():
+    table = pd.DataFrame({"statistic": ["mean", "q95", "z(q5)"], "p": [0.2, 0.2, 0.2]})
+    out = agreement.holm(table, alpha=0.01)
+    levels = 0.01 / np.array([3, 2, 1])  # equal p-values: Holm's ranks in table order
+    dfs = [agreement.Z_DF[s] for s in ("mean", "q95", "q5")]
+    expected = stats.t.isf(levels / 2, dfs)
+    np.testing.assert_allclose(out["threshold"], expected)
+    row = agreement._z_row("a vs b", "x", "q95", 1.0, 0.0, 0.25)
+    assert row["p"] == pytest.approx(2 * stats.t.sf(4.0, agreement.Z_DF["q95"]))
 
 
 def test_holm_stops_at_the_first_acceptance():
