@@ -186,8 +186,9 @@ display(gates[["side", "quantity", "statistic", "value", "threshold", "passed"]]
 #    \sqrt{\mathrm{MCSE}_a^2 + \mathrm{MCSE}_b^2}}{\mathrm{sd}}, $$
 #
 # ($\nu$ the statistic's degrees of freedom, section 3) and `agree` needs every
-# resolution below its tolerance, no test rejecting, and both sides converged. Why 0.2: a mean off by 0.2 sd moves a central 95 %
-# interval's coverage only to 94.5 %. By hand for the mean of $x_1$:
+# resolution below its tolerance, no test rejecting, and both sides converged.
+# Why 0.2: a mean off by 0.2 sd moves a central 95 % interval's coverage only to
+# 94.5 %. By hand for the mean of $x_1$:
 
 # %%
 scale = np.hypot(gibbs.at["x[0]", "sd"], nuts.at["x[0]", "sd"]) / np.sqrt(2)
