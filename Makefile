@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: report test test-slow lint bench clean venv power notebooks check-report
+.PHONY: report test test-slow lint bench clean venv power notebooks check-report check-notebooks
 
 report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
@@ -27,12 +27,20 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Execute every paired notebook at its full settings and render it, outputs
-# included, to reports/notebooks/<name>.html (the .ipynb are kept in sync with
-# the jupytext .py sources; tests/notebooks checks that).
+# Execute every teaching notebook at the settings of its parameters cell and
+# publish it, both committed: notebooks/<name>.ipynb with its outputs, and
+# notebooks/html/<name>.html, self-contained, formulas as MathML (no script, no
+# network). tests/notebooks/test_published.py fails when either is stale against
+# the .py source. NAMES=... publishes some only (about 20 min for all on 2 cores).
 notebooks: $(STAMP)
-	$(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.timeout=3600 \
-		--output-dir reports/notebooks notebooks/*.ipynb
+	$(BIN)/python scripts/publish_notebooks.py $(NAMES)
+
+# Open the published notebook pages in headless Chromium with the network cut off
+# (the checks of check-report: no request, no console error, no sideways scroll).
+check-notebooks: $(STAMP)
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; }
+	$(BIN)/python -m pip install --quiet -e ".[browser]"
+	$(BIN)/python scripts/check_report.py notebooks/html
 
 # Open the report in headless Chromium (installed from Debian's archive when
 # missing): no console error, no broken image, no sideways scroll on a phone;

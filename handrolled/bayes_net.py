@@ -750,3 +750,61 @@ def sample_rejection(
             "sample_stats": {"n_proposals": n_proposals, "acceptance_rate": acceptance},
         }
     )
+
+
+# ------------------------------------------------ the chain as a transition matrix
+
+
+def gibbs_transition_matrices(cpts: Mapping, evidence: Mapping, order: Sequence[str] | None = None):
+    r"""Return seed 004's transition matrix :math:`P_{xy}` over the free nodes' states.
+
+    With evidence on two of the five nodes, the chain lives on the
+    :math:`2^3 = 8` states of the free nodes. A single-site update of node
+    :math:`i` moves :math:`x \to y` (``y`` equal to ``x`` except maybe at ``i``)
+    with probability :math:`\pi(y_i \mid x_{-i})` (:data:`FULL_CONDITIONALS`).
+    The random scan picks node :math:`i` with probability :math:`q(i) = 1/n`:
+    :math:`P_{xy} = q(i)\,\pi(y_i \mid x_{-i})` when one node differs,
+    :math:`\sum_i q(i)\,\pi(x_i \mid x_{-i})` when :math:`y = x`, 0 otherwise. The
+    systematic sweep is the product of the single-site matrices in scan order.
+
+    Parameters
+    ----------
+    cpts, evidence : mapping
+        As in the data (validated here).
+    order : sequence of str, optional
+        Scan order of the sweep (default: the free nodes in :data:`NODES` order).
+
+    Returns
+    -------
+    dict
+        ``states`` (8, 5) int, ``pi`` (8,) the exact posterior of each state
+        (enumeration of the joint), ``single`` {node: (8, 8)}, ``random_scan``
+        (8, 8) and ``sweep`` (8, 8).
+    """
+    d = validate_data({"cpts": cpts, "evidence": evidence})
+    cpts, evidence = d["cpts"], d["evidence"]
+    free = list(order or free_nodes(evidence))
+    states = all_states()
+    states = states[consistent(states, evidence)]
+    position = {tuple(s): k for k, s in enumerate(states)}
+    n = len(states)
+    single = {}
+    for node in free:
+        matrix = np.zeros((n, n))
+        p_one = FULL_CONDITIONALS[node](states, cpts)
+        for k, state in enumerate(states):
+            for value, p in ((1, p_one[k]), (0, 1.0 - p_one[k])):
+                moved = state.copy()
+                moved[INDEX[node]] = value
+                matrix[k, position[tuple(moved)]] += p
+        single[node] = matrix
+    random_scan = sum(single.values()) / len(free)
+    sweep = np.linalg.multi_dot([single[node] for node in free])
+    weights = joint_probability(cpts, states)
+    return {
+        "states": states,
+        "pi": weights / weights.sum(),
+        "single": single,
+        "random_scan": random_scan,
+        "sweep": sweep,
+    }

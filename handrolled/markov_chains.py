@@ -2,7 +2,9 @@
 
 A chain on states ``0 .. k-1`` is given by its transition matrix ``P`` with
 ``P[i, j] = P(x_{t+1} = j | x_t = i)`` (rows sum to one). The distribution of
-the state evolves as ``pi_t = pi_0 P^t`` (seed 004: ``mu^(t) = mu^(1) P^t``), and
+the state evolves as ``pi_t = pi_0 P^t`` (seed 004 numbers its first distribution
+``mu^(1)`` and writes ``mu^(t) = mu^(1) P^t``, one step too many: it is
+``mu^(t) = mu^(1) P^(t - 1)``), and
 an irreducible, aperiodic chain forgets ``pi_0``: ``pi_t`` converges to the
 unique stationary distribution ``pi = pi P``, the left eigenvector of ``P`` for
 eigenvalue 1 (:func:`stationary_distribution`).
@@ -38,7 +40,9 @@ whose stationary distribution is exactly (0.625, 0.3125, 0.0625) =
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 from numba import njit
@@ -336,3 +340,128 @@ def _check_steps(n_steps: int) -> int:
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 0:
         raise ValueError(f"n_steps must be an integer >= 0, got {n_steps!r}")
     return int(n_steps)
+
+
+# ------------------------------------------------ irreducibility, periodicity, MH
+
+
+def is_irreducible(P) -> bool:
+    """Return whether every state of ``P`` can reach every other (seed 001's 不可约).
+
+    Parameters
+    ----------
+    P : array_like, shape (k, k)
+        Transition matrix (floats or :class:`fractions.Fraction`).
+    """
+    reach = np.asarray(P) != 0
+    k = reach.shape[0]
+    closure = reach | np.eye(k, dtype=bool)
+    for _ in range(k):
+        closure = closure | ((closure.astype(int) @ closure.astype(int)) > 0)
+    return bool(closure.all())
+
+
+def period(P) -> int:
+    """Return the period of an irreducible chain: the gcd of its possible return times.
+
+    A chain is aperiodic (seed 001's 非周期) when its period is 1. Computed from
+    breadth-first levels from state 0: the period is the gcd, over every
+    allowed move ``i -> j``, of ``level[i] + 1 - level[j]``.
+
+    Parameters
+    ----------
+    P : array_like, shape (k, k)
+        Transition matrix of an irreducible chain.
+    """
+    if not is_irreducible(P):
+        raise ValueError("the period is defined here for irreducible chains only")
+    moves = np.asarray(P) != 0
+    level = {0: 0}
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in np.flatnonzero(moves[i]):
+                if int(j) not in level:
+                    level[int(j)] = level[i] + 1
+                    nxt.append(int(j))
+        frontier = nxt
+    g = 0
+    for i, j in zip(*np.nonzero(moves), strict=True):
+        g = math.gcd(g, abs(level[int(i)] + 1 - level[int(j)]))
+    return g
+
+
+def exact(values) -> np.ndarray:
+    """Return ``values`` as an object array of :class:`fractions.Fraction` (exact arithmetic).
+
+    Decimal strings and floats are read as the decimals they print as
+    (``0.1`` is 1/10), so that detailed balance can be checked with ``==``.
+    """
+    return np.vectorize(lambda v: Fraction(str(v)), otypes=[object])(np.asarray(values))
+
+
+def metropolis_hastings_matrix(pi, Q, rule: str = "mh") -> np.ndarray:
+    """Return the transition matrix that accepts a move ``i -> j`` proposed by ``Q``.
+
+    ``P[i, j] = Q[i, j] * a(i, j)`` for ``j != i``, and the rejected mass stays
+    on the diagonal. Works with floats or exactly with :func:`exact` arrays.
+
+    Parameters
+    ----------
+    pi : array_like, shape (k,)
+        Target distribution.
+    Q : array_like, shape (k, k)
+        Proposal matrix, ``Q[i, j] = q(j | i)`` (seed 003's 建议分布: each row,
+        not the stationary distribution of ``Q``).
+    rule : {"mh", "seed003", "seed002"}
+        ``"mh"``: Metropolis-Hastings, ``a = min(1, pi_j Q[j, i] / (pi_i Q[i, j]))``.
+        ``"seed003"``: seed 003's first construction, ``a = pi_j Q[j, i]`` (also
+        in detailed balance, but it accepts less). ``"seed002"``: seed 002's
+        printed rule ``a = min(1, Q[j, i] / Q[i, j])``, without ``pi_j / pi_i``
+        (wrong: its stationary distribution is not ``pi``).
+
+    Returns
+    -------
+    ndarray, shape (k, k)
+    """
+    pi, Q = np.asarray(pi), np.asarray(Q)
+    k = len(pi)
+    P = np.zeros((k, k), dtype=Q.dtype)
+    one = Q.flat[0] ** 0
+    for i in range(k):
+        for j in range(k):
+            if i == j or Q[i, j] == 0:
+                continue
+            if rule == "mh":
+                a = min(one, pi[j] * Q[j, i] / (pi[i] * Q[i, j]))
+            elif rule == "seed003":
+                a = pi[j] * Q[j, i]
+            elif rule == "seed002":
+                a = min(one, Q[j, i] / Q[i, j])
+            else:
+                raise ValueError(f"unknown rule {rule!r}")
+            P[i, j] = Q[i, j] * a
+        P[i, i] = one - sum(P[i, j] for j in range(k) if j != i)
+    return P
+
+
+def detailed_balance_holds(pi, P) -> bool:
+    """Return whether ``pi_i P[i, j] == pi_j P[j, i]`` for every pair (exact for Fractions).
+
+    Floats are compared to within ``1e-12``.
+    """
+    pi, P = np.asarray(pi), np.asarray(P)
+    flows = pi[:, None] * P
+    if flows.dtype == object:
+        return bool((flows == flows.T).all())
+    return bool(np.allclose(flows, flows.T, rtol=0, atol=1e-12))
+
+
+def stationary_exactly(pi, P) -> bool:
+    """Return whether ``pi P == pi`` (exact for Fractions, to ``1e-12`` for floats)."""
+    pi, P = np.asarray(pi), np.asarray(P)
+    after = pi @ P
+    if after.dtype == object:
+        return bool((after == pi).all())
+    return bool(np.allclose(after, pi, rtol=0, atol=1e-12))

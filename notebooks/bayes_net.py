@@ -14,15 +14,24 @@
 # ---
 
 # %% [markdown]
-# # Sampling a Bayesian network given evidence: forward, rejection, Gibbs (seed 004)
+# # 贝叶斯网络的采样 · Sampling a Bayesian network given evidence: forward, rejection, Gibbs
+#
+# *Reading order 5 of 6.* Previous: [regression](regression.ipynb) · next:
+# [LDA](lda.ipynb) · [Glossary 术语表](GLOSSARY.md) ·
+# [how to read a verdict](reading_a_verdict.ipynb)
+#
+# The seed: seed 004, **《MCMC and Gibbs Sampling》** (a Chinese post with an
+# English title, "MCMC and Gibbs sampling"), its sampling of a graph by
+# forward sampling, by rejection and by Gibbs, and its transition matrix
+# $P_{\boldsymbol{xy}}$ of the Gibbs chain (section 4 here).
 #
 # **The idea.** A Bayesian network is easy to sample *forward*: draw each node in
 # topological order from its table given its parents. Once some nodes are
 # *observed*, forward sampling can only throw away the draws that disagree with
-# the evidence (rejection sampling), and the fraction it keeps, $P(\text{evidence})$,
+# the evidence (rejection sampling, 拒绝采样), and the fraction it keeps, $P(\text{evidence})$,
 # shrinks with every observed node. Gibbs sampling instead updates one unobserved
 # node at a time from its distribution given all the others, which depends only
-# on its **Markov blanket** (parents, children, children's other parents).
+# on its **Markov blanket** (马尔可夫毯: parents, children, children's other parents).
 #
 # The parameters below are the run lengths for both sides.
 
@@ -37,6 +46,7 @@ max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that las
 # %matplotlib inline
 import inspect
 
+import _exercises as ex
 import arviz_plots as azp
 import matplotlib.pyplot as plt
 import numpy as np
@@ -46,6 +56,7 @@ from IPython.display import Markdown, display
 from comparisons.registry import get_pair
 from comparisons.run import run_pair
 from handrolled import bayes_net as bn
+from handrolled import markov_chains as mc
 from models.bayes_net import build_model
 from pairdata.bayes_net import default_data
 
@@ -58,7 +69,7 @@ def show(*functions):
 
 
 # %% [markdown]
-# ## 1. The network
+# ## 1. 网络 · The network
 #
 # The seed's graph: $A \to C \leftarrow B$, $B \to D$, $C \to E$, so
 #
@@ -75,7 +86,7 @@ print("evidence:", data["evidence"])
 show(bn.node_given_parents, bn.joint_probability)
 
 # %% [markdown]
-# ## 2. Forward sampling and rejection sampling
+# ## 2. 前向采样与拒绝采样 · Forward sampling and rejection sampling
 #
 # Forward sampling follows the seed's recipe: a uniform $r$ picks the value whose
 # slice of $[0, 1]$ contains it, node by node in topological order.
@@ -105,7 +116,9 @@ display(
 )  # fmt: skip
 
 # %% [markdown]
-# ## 3. Gibbs sampling on Markov blankets, each conditional next to its function
+# ## 3. 马尔可夫毯上的 Gibbs 采样 · Gibbs sampling on Markov blankets
+#
+# Each full conditional (满条件分布) next to its function.
 #
 # The seed defines the Gibbs chain: from state $\boldsymbol x$, pick node $i$ and
 # set it to $y_i$ with probability $\pi(y_i \mid \boldsymbol x_{-i})$; in practice
@@ -139,7 +152,58 @@ show(bn.d_given_blanket)
 show(bn.sample_node_given_blanket, bn.gibbs_sweep, bn.sample)
 
 # %% [markdown]
-# ## 4. The exact answer, by enumeration
+# ## 4. 转移矩阵 · Seed 004's transition matrix $P_{\boldsymbol{xy}}$, built and checked
+#
+# Seed 004 defines the Gibbs chain by its transition probabilities: pick node
+# $i$ with probability $q(i)$ and redraw it from $\pi(y_i \mid \boldsymbol x_{-i})$, so
+#
+# * $P_{\boldsymbol{xy}} = 0$ when $\boldsymbol x$ and $\boldsymbol y$ differ in two or more nodes,
+# * $P_{\boldsymbol{xy}} = q(i)\,\pi(y_i \mid \boldsymbol x_{-i})$ when they differ in node $i$
+#   only,
+# * $P_{\boldsymbol{xx}} = \sum_i q(i)\,\pi(x_i \mid \boldsymbol x_{-i})$,
+#
+# and says "可以验证" (one can check) that rows sum to 1 and that
+# $\pi(\boldsymbol x)P_{\boldsymbol{xy}} = \pi(\boldsymbol y)P_{\boldsymbol{yx}}$, without doing it.
+# With $A = 1, E = 1$ observed, the chain lives on the $2^3 = 8$ states of
+# $(B, C, D)$. Built from the sampler's own blanket conditionals, with
+# $q(i) = 1/3$ (random scan), and checked against the exact posterior of each
+# state (the joint, normalised over the 8):
+
+# %%
+show(bn.gibbs_transition_matrices)
+chain = bn.gibbs_transition_matrices(data["cpts"], data["evidence"])
+labels = ["".join(map(str, s[[1, 2, 3]])) for s in chain["states"]]
+print("states (B C D):", labels)
+display(pd.DataFrame(chain["random_scan"], index=labels, columns=labels).round(4))
+print("rows sum to 1:", np.allclose(chain["random_scan"].sum(axis=1), 1))
+flows = chain["pi"][:, None] * chain["random_scan"]
+balanced = mc.detailed_balance_holds(chain["pi"], chain["random_scan"])
+print(f"detailed balance pi(x) P_xy = pi(y) P_yx: {balanced} "
+      f"(largest |difference| {np.abs(flows - flows.T).max():.1e})")  # fmt: skip
+print("pi P = pi:", mc.stationary_exactly(chain["pi"], chain["random_scan"]))
+
+# %% [markdown]
+# (Exact up to floating-point rounding: the largest difference of the two flows
+# is about $10^{-17}$.) In practice, seed 004 continues, the nodes are updated in
+# a fixed order, and our sampler does so: one **sweep** is the product of the
+# three single-node matrices, $P_B P_C P_D$. It keeps $\pi$ stationary, but it is
+# **not** in detailed balance: seed 003's claim that a whole sweep satisfies the
+# detailed balance equation ("就是细致平衡方程") is wrong. Each single-node
+# update is reversible; their composition in a fixed order is not (run
+# backwards, it would update $D$ first):
+
+# %%
+sweep = chain["sweep"]
+flows = chain["pi"][:, None] * sweep
+print("sweep: pi P = pi:", mc.stationary_exactly(chain["pi"], sweep),
+      "  detailed balance:", mc.detailed_balance_holds(chain["pi"], sweep),
+      f"(largest |difference| {np.abs(flows - flows.T).max():.3f})")  # fmt: skip
+for node, single in chain["single"].items():
+    balanced = mc.detailed_balance_holds(chain["pi"], single)
+    print(f"single update of {node}: detailed balance {balanced}")
+
+# %% [markdown]
+# ## 5. 精确解 · The exact answer, by enumeration
 #
 # With five binary nodes there are only 32 states: summing the joint over the
 # states that agree with the evidence gives the posterior exactly.
@@ -150,7 +214,7 @@ print({f"P({k}=1 | A=1, E=1)": round(v, 4) for k, v in exact.items()})
 show(bn.posterior_table)
 
 # %% [markdown]
-# ## 5. The PyMC twin
+# ## 6. PyMC 模型 · The PyMC twin
 #
 # Each node is a `pm.Bernoulli` whose probability is its table indexed by its
 # parents; the evidence nodes are observed. NUTS cannot sample discrete
@@ -161,7 +225,7 @@ show(build_model)
 print(build_model(data).str_repr())
 
 # %% [markdown]
-# ## 6. The comparison
+# ## 7. 比较 · The comparison
 #
 # Both hand-written samplers (Gibbs, and rejection with the contract's
 # signature) against PyMC and the exact answer. The quantities are the 0/1
@@ -190,16 +254,50 @@ print(f"{len(failed)} of {len(checks)} checks failed")
 display(failed)
 
 # %% [markdown]
-# *agree*: at 95 % confidence every compared statistic differs between the
-# sides by less than 0.2 posterior sd (0.4 for the 5 % and 95 % quantiles), no
-# test detected a difference and every side converged; *disagree*: a difference
-# too large for Monte Carlo error; *inconclusive*: nothing detected, but the
-# draws did not reach that resolution within the budget (an undecided run
-# doubles its draws, up to 16 times, before saying so); *not converged*: a side
-# failed its $\hat R$ or ESS gates (run longer; expected at the tiny settings of
-# the test run).
+# How to read the verdict: [reading a verdict](reading_a_verdict.ipynb) (at the
+# tests' tiny settings "not converged" is expected).
 #
-# ## 7. What to look at in the diagnostics
+# ## 8. 动手破坏 · Break it and watch: right marginals, wrong dependence
+#
+# Plant the catalogue's `right_marginals_wrong_dependence`: every unobserved node
+# drawn independently from its *exact* posterior marginal $P(\text{node} \mid e)$.
+# Each node's draws are exactly right; the joint is not ($B$ and $C$, $B$ and $D$
+# are dependent given $A$ and $E$). The PyMC draws of the run above are reused
+# (`pymc_from`):
+
+# %%
+pair = get_pair("bayes_net")
+print(pair.wrong)
+broken = run_pair(
+    pair,
+    sampler=pair.wrong["right_marginals_wrong_dependence"],
+    draws=draws,
+    tune=tune,
+    chains=chains,
+    seed=seed,
+    max_draws=max_draws,
+    pymc_from=result,
+    progress=print,
+)
+print("verdict for the planted bug:", broken.verdict)
+judged = broken.checks[(broken.checks["side"] == "user") & (broken.checks["kind"] != "diagnostic")]
+display(judged.assign(passed=judged["passed"].astype(int))
+        .pivot_table(index=["kind", "quantity"], columns="statistic", values="passed",
+                     aggfunc="min"))  # fmt: skip
+
+# %% [markdown]
+# **Which check caught it, and why the others could not** (1 = passed, 0 =
+# failed). The checks of $B$, $C$ and $D$ alone pass: their means are exact by
+# construction, and the mean of a 0/1 node is all there is to its distribution.
+# What fails is what involves two nodes at once: the **centred products**, whose
+# means are the posterior covariances (0 for independent draws, not 0 in the
+# network), the **energy check** (`multivariate`) of the joint distribution, and
+# often the log-probability quantities of each draw (`log_prior`, `logp`), which
+# depend on the nodes jointly. Without derived
+# quantities no check could see this bug. (At the tests' tiny settings some of
+# these may pass: the covariances are small and need enough draws.)
+#
+# ## 9. 诊断 · What to look at in the diagnostics
 #
 # The estimates of $P(\text{node} = 1 \mid e)$ per side against the exact
 # values, with their Monte Carlo standard errors:
@@ -219,7 +317,7 @@ display(pd.DataFrame(rows).T.round(4))
 
 # %% [markdown]
 # For 0/1 chains a trace plot is a barcode; the **running mean** of each chain
-# (seed 001 §7.1, the ergodic mean plot) is more telling: all chains should
+# (seed 001 §7.1, the ergodic mean plot, 遍历均值图) is more telling: all chains should
 # settle on the exact probability. Rank plots work for discrete draws too.
 
 # %%
@@ -237,3 +335,49 @@ plt.show()
 # %%
 azp.plot_rank(tree)
 plt.show()
+
+# %% [markdown]
+# ## 10. 练习 · Exercises
+#
+# **Exercise 1.** With only $E = 1$ observed (not $A$), how many states does the
+# Gibbs chain on the free nodes have?
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+only_e = bn.gibbs_transition_matrices(data["cpts"], {"E": 1})
+ex.check_number(answer, len(only_e["states"]), rel=0,
+                hint="each free binary node doubles the count.",
+                why="four free binary nodes (A, B, C, D): 2^4 = 16 states.")  # fmt: skip
+
+# %% [markdown]
+# **Exercise 2.** In the random-scan matrix of section 4, what is
+# $P_{\boldsymbol{xy}}$ from $(B, C, D) = (0, 0, 0)$ to $(1, 1, 0)$?
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_number(answer, chain["random_scan"][labels.index("000"), labels.index("110")],
+                rel=0, absolute=1e-12,
+                hint="how many nodes differ between the two states?",
+                why="two nodes differ, and one Gibbs update changes at most one node.")  # fmt: skip
+
+# %% [markdown]
+# **Exercise 3 (find the planted bug).** The catalogue's `gibbs_ignoring_children`
+# draws each node from $P(\text{node} \mid \text{parents})$ instead of its Markov
+# blanket, so $C$ never hears of the evidence $E = 1$. Which check catches it
+# first? (a) the mean of $C$; (b) only the products of nodes; (c) only $\hat R$.
+
+# %%
+answer = None  # "a", "b" or "c"
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_choice(answer, "a", {
+    "a": "right: P(C = 1) ignores E = 1, so C's marginal itself is wrong, and its mean "
+         "check fails (then B's, through C).",
+    "b": "products are needed when every marginal is right (section 8); here a marginal "
+         "is wrong already.",
+    "c": "the chain mixes perfectly well around the wrong distribution; R-hat sees nothing.",
+})  # fmt: skip

@@ -14,14 +14,24 @@
 # ---
 
 # %% [markdown]
-# # Two-dimensional Gibbs sampling of a bivariate normal (seed 003)
+# # 二维 Gibbs 采样 · Two-dimensional Gibbs sampling of a bivariate normal
+#
+# *Reading order 3 of 6.* Previous: [Metropolis–Hastings](mh_targets.ipynb) · next:
+# [regression](regression.ipynb) · [Glossary 术语表](GLOSSARY.md) ·
+# [how to read a verdict](reading_a_verdict.ipynb)
+#
+# The seed: seed 003, **《马尔科夫链，蒙特卡洛（下篇）》** ("Markov chains and Monte
+# Carlo, part 2"), its Gibbs section and program; with seed 001,
+# **《机器学习中的MC、MCMC、Gibbs采样》** ("MC, MCMC and Gibbs sampling in machine
+# learning"), whose reading of a full conditional is corrected in section 3.
 #
 # **The idea.** Drawing from a joint distribution $p(x_1, x_2)$ can be hard, while
-# drawing from each *full conditional* $p(x_1 \mid x_2)$ and $p(x_2 \mid x_1)$ is
+# drawing from each *full conditional* (满条件分布) $p(x_1 \mid x_2)$ and $p(x_2 \mid x_1)$ is
 # easy. Gibbs sampling alternates between the two conditionals. Each move keeps the
 # joint distribution invariant (seed 003 shows that each one-coordinate move
-# satisfies detailed balance, $\pi(A)\,\pi(A \to B) = \pi(B)\,\pi(B \to A)$), so
-# the chain's stationary distribution is the target, and after a burn-in its
+# satisfies detailed balance (细致平衡), $\pi(A)\,\pi(A \to B) = \pi(B)\,\pi(B \to A)$),
+# so the chain's stationary distribution (平稳分布) is the target, and after a burn-in
+# (燃烧期) its
 # states are (dependent) draws from $p(x_1, x_2)$.
 #
 # This notebook follows the seed: the target, its two conditionals next to the
@@ -42,6 +52,7 @@ max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that las
 # %matplotlib inline
 import inspect
 
+import _exercises as ex
 import arviz_plots as azp
 import arviz_stats as azs
 import matplotlib.pyplot as plt
@@ -54,6 +65,7 @@ from scipy import stats
 from comparisons.registry import get_pair
 from comparisons.run import run_pair
 from handrolled import bivariate_normal as gibbs
+from handrolled import wrong_samplers
 from models.bivariate_normal import build_model
 from pairdata.bivariate_normal import default_data
 
@@ -66,7 +78,7 @@ def show(*functions):
 
 
 # %% [markdown]
-# ## 1. The target
+# ## 1. 目标分布 · The target
 #
 # The seed samples $N(\mu, \Sigma)$ with $\mu = (\mu_1, \mu_2) = (5, -1)$ and
 #
@@ -97,7 +109,7 @@ print(f"samplesource implies sigma2 = {s2:.3f}, rho = {cov_samplesource[0, 1] / 
 show(gibbs.covariance)
 
 # %% [markdown]
-# ## 2. The two full conditionals, each next to its function
+# ## 2. 满条件分布 · The two full conditionals, each next to its function
 #
 # From the joint normal, by Bayes' formula (seed 003):
 #
@@ -130,9 +142,10 @@ show(gibbs.x2_given_x1)
 show(gibbs.sample_x1_given_x2, gibbs.gibbs_sweep)
 
 # %% [markdown]
-# The sampler runs the same sweeps numba-compiled, fed with pre-drawn standard
-# normals so that each chain has its own random stream; the tests check that the
-# compiled chain and `gibbs_sweep` give the same draws, bit for bit:
+# **Which code runs**: the harness runs `gibbs.sample`, which runs the same sweeps
+# numba-compiled (`gibbs_kernel`), fed with pre-drawn standard normals so that
+# each chain has its own random stream; the tests check that the compiled chain
+# and `gibbs_sweep` give the same draws, bit for bit:
 
 # %%
 show(gibbs.gibbs_kernel, gibbs.sample)
@@ -168,7 +181,47 @@ ax.set_title("The draws follow the code's covariance")
 plt.show()
 
 # %% [markdown]
-# ## 3. The same target as a PyMC model
+# ## 3. 满条件分布不是边缘分布 · A full conditional is not a marginal (an error in seed 001)
+#
+# Seed 001 says of the full conditional posterior: "至于什么是参数的满条件后验分布,
+# 我觉得就不妨看成边缘后验分布吧" (think of it as the marginal posterior). It is not.
+# The marginal $p(x_1)$ is one fixed distribution, $N(\mu_1, \sigma_1^2)$; the full
+# conditional $p(x_1 \mid x_2)$ is a different distribution for every $x_2$, with a
+# mean that moves with $x_2$ and a smaller sd, $\sigma_1\sqrt{1 - \rho^2}$:
+
+# %%
+for x2 in (-5.0, -1.0, 3.0):
+    mean, sd = gibbs.x1_given_x2(x2, data["mu"], data["sigma"], data["rho"])
+    print(f"p(x1 | x2 = {x2:+.0f}) = N({mean:.3f}, sd {sd:.3f})")
+print(f"marginal  p(x1)      = N({data['mu'][0]:.3f}, sd {data['sigma'][0]:.3f})")
+
+# %% [markdown]
+# A sampler that took the seed at its word and drew each coordinate from its
+# marginal would get every marginal right and the dependence wrong. The
+# catalogue of wrong samplers has exactly that bug, `independent_marginals`;
+# section 6 plants it and watches which checks catch it.
+#
+# **An error in seed 003**: after showing that each one-coordinate move is in
+# detailed balance, it concludes that the whole sweep is ("就是细致平衡方程"). A
+# sweep (draw $x_1$, then $x_2$) leaves the target invariant, being a composition
+# of moves that each do, but it is **not reversible**: run backwards, the chain
+# would update $x_2$ first. For a reversible chain the pair $(X_t, X_{t+1})$ has
+# the same distribution as $(X_{t+1}, X_t)$; here
+# $\mathrm{Cov}(x_{2,t}, x_{1,t+1}) = \rho\sigma_1\sigma_2 = 1$ but
+# $\mathrm{Cov}(x_{1,t}, x_{2,t+1}) = \rho^3\sigma_1\sigma_2 = 0.25$. Measured on the
+# draws (the [Bayes net notebook](bayes_net.ipynb) checks the same on an exact
+# 8-state transition matrix):
+
+# %%
+centred = x - data["mu"]
+forward = (centred[:, :-1, 1] * centred[:, 1:, 0]).mean()
+backward = (centred[:, :-1, 0] * centred[:, 1:, 1]).mean()
+rho_, (s1, s2_) = data["rho"], data["sigma"]
+print(f"Cov(x2_t, x1_t+1) = {forward:.3f}  (exact {rho_ * s1 * s2_:.3f})")
+print(f"Cov(x1_t, x2_t+1) = {backward:.3f}  (exact {rho_**3 * s1 * s2_:.3f})")
+
+# %% [markdown]
+# ## 4. PyMC 模型 · The same target as a PyMC model
 #
 # The PyMC twin states the target and lets NUTS sample it; it shares the data
 # check and the covariance with the hand-written side:
@@ -179,7 +232,7 @@ model = build_model(data)
 print(model.str_repr())
 
 # %% [markdown]
-# ## 4. The comparison
+# ## 5. 比较 · The comparison
 #
 # `run_pair` runs both sides with the same `draws`, `tune`, `chains` and seed
 # and compares, for every quantity (each component, their centred product
@@ -206,16 +259,11 @@ result = run_pair(
 print("verdict:", result.verdict, result.verdicts)
 
 # %% [markdown]
-# **How to read the verdict.** *agree*: at 95 % confidence every compared
-# statistic differs between the sides by less than 0.2 posterior sd (0.4 for the
-# 5 % and 95 % quantiles), no test detected a difference, and both sides
-# converged: that resolution is what "agree" certifies. *disagree*: some
-# difference is too large for Monte Carlo error to explain, so one side samples
-# the wrong distribution. *inconclusive*: nothing detected, but the draws did not
-# reach the resolution within the budget (an undecided run doubles its draws, up
-# to 16 times, before saying so). *not converged*: a side failed the $\hat R$ or
-# ESS gates, its estimates cannot be trusted yet. (The tests run this notebook
-# with a few hundred draws and one look, where "not converged" is expected.)
+# **How to read the verdict**: see [reading a verdict](reading_a_verdict.ipynb),
+# which recomputes every number of this very comparison by hand. In one line:
+# *agree* certifies that every compared statistic differs by less than 0.2
+# posterior sd (0.4 for the tail quantiles) at 95 % confidence. (The tests run
+# this notebook with a few hundred draws, where "not converged" is expected.)
 #
 # The z-scores of the hand-written side against NUTS and of both against the
 # exact answer:
@@ -231,9 +279,48 @@ print(f"{len(failed)} of {len(checks)} checks failed")
 display(failed)
 
 # %% [markdown]
-# ## 5. What to look at in the diagnostics
+# ## 6. 动手破坏 · Break it and watch: right marginals, wrong dependence
 #
-# * **Trace plots** (seed 001 §7.1): chains started at dispersed points should
+# Plant the catalogue's `independent_marginals` (section 3): each coordinate
+# drawn independently from its exact marginal. The PyMC draws of the run above
+# are reused (`pymc_from`):
+
+# %%
+pair = get_pair("bivariate_normal")
+print(pair.wrong)
+show(wrong_samplers.bivariate_independent_marginals)
+broken = run_pair(
+    pair,
+    sampler=pair.wrong["independent_marginals"],
+    draws=draws,
+    tune=tune,
+    chains=chains,
+    seed=seed,
+    max_draws=max_draws,
+    pymc_from=result,
+    progress=print,
+)
+print("verdict for the planted bug:", broken.verdict)
+judged = broken.checks[(broken.checks["side"] == "user") & (broken.checks["kind"] != "diagnostic")]
+display(judged.assign(passed=judged["passed"].astype(int))
+        .pivot_table(index=["kind", "quantity"], columns="statistic", values="passed",
+                     aggfunc="min"))  # fmt: skip
+
+# %% [markdown]
+# **Which check caught it, and why the others could not** (1 = passed, 0 =
+# failed, above). Every check of $x_1$ and $x_2$ alone passes: their means, sds
+# and quantiles are exact, because each marginal is exact. What fails is what
+# depends on the two together: the **centred product** $x_1 x_2$, whose mean is
+# the covariance (0 here instead of 1), the **log density** of each draw (it
+# involves $\rho$), and the **energy check** (`multivariate`), which compares the
+# two joint distributions as a whole. This is why the harness compares derived
+# quantities and not only marginals. The gates pass too: independent draws mix
+# perfectly.
+
+# %% [markdown]
+# ## 7. 诊断 · What to look at in the diagnostics
+#
+# * **Trace plots** (样本路径图, seed 001 §7.1): chains started at dispersed points should
 #   quickly overlap and look like stationary noise.
 # * **Rank plots**: rank all draws together and histogram each chain's ranks;
 #   if the chains sample the same distribution every histogram is flat.
@@ -264,7 +351,7 @@ table = pd.concat(
 display(table.round(3))
 
 # %% [markdown]
-# The running (ergodic) mean of seed 001 §7.1: after the burn-in the cumulative
+# The running (ergodic) mean (遍历均值图) of seed 001 §7.1: after the burn-in the cumulative
 # mean of every chain settles on the same horizontal line, $\mu_1 = 5$.
 
 # %%
@@ -279,7 +366,7 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ### A teaching ESS, checked against arviz_stats
+# ### 有效样本量 · A teaching ESS, checked against arviz_stats
 #
 # The kept $x_1$ chain of this systematic scan is an AR(1) process with
 # coefficient $\rho^2$, so its ESS per draw is $(1 - \rho^2)/(1 + \rho^2) = 0.6$.
@@ -312,3 +399,59 @@ library = float(azs.ess(xr.DataArray(long[None, :], dims=("chain", "draw")), met
 theory = len(long) * (1 - data["rho"] ** 2) / (1 + data["rho"] ** 2)
 print(f"teaching ESS {ours:.0f}, arviz_stats ESS {library:.0f}, theory {theory:.0f}")
 assert abs(ours / library - 1) < 0.1, "the teaching ESS should match arviz_stats within 10 %"
+
+# %% [markdown]
+# ## 8. 练习 · Exercises
+#
+# **Exercise 1 (change ρ).** Set $\rho = 0.9$. What is the sd of the full
+# conditional $p(x_1 \mid x_2)$ (with $\sigma_1 = 1$)?
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+strong = data | {"rho": 0.9}
+ex.check_number(answer, gibbs.x1_given_x2(0.0, data["mu"], data["sigma"], 0.9)[1], rel=0.01,
+                hint="sigma_1 sqrt(1 - rho^2).",
+                why="sqrt(1 - 0.81) = 0.436: the stronger the correlation, the smaller "
+                    "each Gibbs step.")  # fmt: skip
+
+# %% [markdown]
+# **Exercise 2 (predict the ESS).** Still at $\rho = 0.9$, the kept $x_1$ chain is
+# an AR(1) process with coefficient $\rho^2$. Predict its effective sample size
+# as a fraction of the number of draws, $\mathrm{ESS}/N$. The cell after the
+# checker measures it with `arviz_stats`.
+
+# %%
+answer = None  # your fraction
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_number(answer, (1 - 0.9**2) / (1 + 0.9**2), rel=0.05,
+                hint="for AR(1) with coefficient phi, ESS / N = (1 - phi) / (1 + phi), "
+                     "and phi = rho^2.",
+                why="(1 - 0.81) / (1 + 0.81) = 0.105: ten draws are worth about one.")  # fmt: skip
+slow = gibbs.sample(strong, draws=4 * draws, tune=tune, chains=chains, random_seed=seed)["x"]
+print(
+    f"measured ESS / N for x1 at rho = 0.9: "
+    f"{float(azs.ess(slow[..., 0], method='mean')) / slow[..., 0].size:.3f}"
+)
+
+# %% [markdown]
+# **Exercise 3 (find the planted bug).** A hand-written Gibbs sampler gets
+# `disagree`: the mean, sd and quantile checks of $x_1$ and $x_2$ pass, the
+# product $x_1 x_2$ fails with a mean near 0. Which bug? (a) the conditional
+# sds forget $\sqrt{1 - \rho^2}$; (b) all chains start from the same point;
+# (c) each coordinate is drawn from its marginal.
+
+# %%
+answer = None  # "a", "b" or "c"
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_choice(answer, "c", {
+    "a": "too-wide conditionals make the sds and tail quantiles of x1 and x2 fail (the bug "
+         "of the verdict notebook); here they pass.",
+    "b": "a common start hides poor mixing from R-hat, but after the burn-in the chain "
+         "still targets the right joint distribution, covariance included.",
+    "c": "marginals exact and covariance 0: the coordinates know nothing of each other. "
+         "That is seed 001's 'full conditional = marginal' taken literally.",
+})  # fmt: skip

@@ -14,13 +14,28 @@
 # ---
 
 # %% [markdown]
-# # Monte Carlo and Markov chains: the two halves of MCMC (seeds 001, 002, 003, 004)
+# # 马尔科夫链与蒙特卡洛 · Monte Carlo and Markov chains: the two halves of MCMC
 #
-# **The idea.** *Monte Carlo*: an expectation $E(f) = \int f(x)\,p(x)\,dx$ is
+# *Reading order 1 of 6.* Previous: [how to read a verdict](reading_a_verdict.ipynb) ·
+# next: [Metropolis–Hastings](mh_targets.ipynb) · [Glossary 术语表](GLOSSARY.md)
+#
+# The seeds this notebook follows:
+#
+# * seed 002, **《LDA算法理解（二）：Gibbs Sampling》** ("Understanding LDA, part 2:
+#   Gibbs sampling"), §3.1 Monte Carlo and §3.2 Markov chains;
+# * seed 004, **《MCMC and Gibbs Sampling》** (in Chinese despite its English title),
+#   its Markov chain section;
+# * seed 003, **《马尔科夫链，蒙特卡洛（下篇）》** ("Markov chains and Monte Carlo,
+#   part 2"), on 燃烧期 (burn-in) and 细致平衡 (detailed balance);
+# * seed 001, **《机器学习中的MC、MCMC、Gibbs采样》** ("MC, MCMC and Gibbs sampling
+#   in machine learning"), §7 on convergence diagnostics.
+#
+# **The idea.** *Monte Carlo* (蒙特卡洛): an expectation $E(f) = \int f(x)\,p(x)\,dx$ is
 # approximated by an average over draws, $E(f) \approx \frac1N\sum_{i=1}^N f(x_i)$,
-# with an error that shrinks like $1/\sqrt N$. *Markov chain*: when independent
-# draws from $p$ are out of reach, build a chain whose **stationary
-# distribution** is $p$; after a burn-in of $m$ steps its states are (dependent)
+# with an error that shrinks like $1/\sqrt N$. *Markov chain* (马尔科夫链, 马氏链): when
+# independent draws from $p$ are out of reach, build a chain whose **stationary
+# distribution** (平稳分布) is $p$; after a burn-in (燃烧期) of $m$ steps its states
+# are (dependent)
 # draws from $p$, and the ergodic average
 # $\hat E f = \frac{1}{n - m}\sum_{i=m+1}^{n} f(x_i)$ estimates $E(f)$ (seed 003).
 #
@@ -40,6 +55,7 @@ seed = 20261122
 # %matplotlib inline
 import inspect
 
+import _exercises as ex
 import arviz_stats as azs
 import matplotlib.pyplot as plt
 import numpy as np
@@ -61,7 +77,7 @@ def show(*functions):
 rng = np.random.default_rng(seed)
 
 # %% [markdown]
-# ## 1. Monte Carlo: scattering rice to estimate π (seed 002 §3.1)
+# ## 1. 撒米求 π · Monte Carlo: scattering rice to estimate π (seed 002 §3.1)
 #
 # Scatter $S$ grains uniformly on a square of side $d$; the $C$ that land in the
 # inscribed circle satisfy $\frac{C}{S} \approx \frac{\pi (d/2)^2}{d^2}$, so
@@ -94,9 +110,9 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ## 2. Markov chains and their stationary distribution (seed 002 §3.2)
+# ## 2. 马尔科夫链与平稳分布 · Markov chains and their stationary distribution (seed 002 §3.2)
 #
-# A chain moves by its transition matrix, $P_{ij} = P(x_{t+1} = j \mid x_t = i)$,
+# A chain moves by its transition matrix (转移矩阵), $P_{ij} = P(x_{t+1} = j \mid x_t = i)$,
 # and the distribution of its state evolves as $\pi_{t+1} = \pi_t P$. Seed 002's
 # bull / bear / stagnant market, started in a bull market $\pi_0 = (1, 0, 0)$,
 # converges to $(0.625, 0.3125, 0.0625)$ whatever the start:
@@ -147,7 +163,7 @@ for name, P, start, truth in (
     assert np.allclose(library, truth, atol=1e-12)
 
 # %% [markdown]
-# ## 3. An error in seed 004: the stationary distribution of its chain
+# ## 3. 种子 004 的错误 · An error in seed 004: the stationary distribution of its chain
 #
 # Seed 004 takes, from Andrieu et al. (2003),
 #
@@ -173,12 +189,24 @@ tv = float(mc.total_variation(claimed, mc.SEED_004_STATIONARY))
 print(f"distance of the claim from the truth (total variation): {tv:.4f}")
 
 # %% [markdown]
-# How fast $\mu^{(t)} = \mu^{(1)} P^t$ forgets its start: the other two
+# **Another slip of seed 004**: it writes ${\mu^{(t)}}^T = {\mu^{(1)}}^T P^t$. Its
+# first distribution is called $\mu^{(1)}$, so after $t - 1$ steps
+#
+# $$ {\mu^{(t)}}^T = {\mu^{(1)}}^T P^{\,t-1} $$
+#
+# (with the seed's formula, $t = 1$ would give $\mu^{(1)} = \mu^{(1)} P$, false
+# unless the start is already stationary). Checked below: the path's row $t - 1$
+# is $\mu^{(1)}P^{t-1}$.
+#
+# How fast $\mu^{(t)}$ forgets its start: the other two
 # eigenvalues of $P$ have modulus about 0.735, so the distance to $\pi$ shrinks
 # by about that factor per step (spiralling, because they are complex).
 
 # %%
 path = mc.state_distribution_path(mc.SEED_004_P, mc.SEED_004_START, 40)
+mu_1 = mc.SEED_004_START
+assert np.allclose(path[1], mu_1 @ mc.SEED_004_P)  # mu^(2) = mu^(1) P^1, the seed's t - 1
+assert not np.allclose(mu_1, mu_1 @ mc.SEED_004_P)  # the seed's t = 1 would need mu^(1) = mu^(1) P
 distance = mc.total_variation(path, mc.SEED_004_STATIONARY)
 moduli = np.sort(np.abs(np.linalg.eigvals(mc.SEED_004_P)))
 print("eigenvalue moduli:", moduli.round(4))
@@ -186,7 +214,7 @@ fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
 axes[0].plot(path, marker=".")
 for value in mc.SEED_004_STATIONARY:
     axes[0].axhline(value, color="k", lw=0.5, ls="--")
-axes[0].set_xlabel("step t")
+axes[0].set_xlabel("steps taken, t - 1")
 axes[0].set_ylabel(r"$\mu^{(t)}$")
 axes[0].set_title("distribution of the state")
 axes[1].semilogy(distance, ".", label="TV distance to π")
@@ -196,7 +224,37 @@ axes[1].legend()
 plt.show()
 
 # %% [markdown]
-# ## 4. Detailed balance is sufficient, not necessary
+# ## 4. 不可约与非周期 · Irreducible and aperiodic: when does $\mu^{(t)}$ converge?
+#
+# Seed 004 (and seed 001's theorem, "设 θ^(t) 是一不可约的非周期的马氏链") names
+# two conditions under which $\mu^{(t)}$ converges to the stationary distribution
+# whatever the start. **Irreducible** (不可约): every state can reach every other.
+# **Aperiodic** (非周期): the possible return times to a state have greatest common
+# divisor 1. Seed 004 defines aperiodicity only by a link; here are the
+# counterexamples that show why each condition is needed:
+#
+# * the **cycle** $1 \to 2 \to 3 \to 1$ is irreducible with period 3: $\pi = (1/3,
+#   1/3, 1/3)$ is stationary, but $\mu^{(t)}$ started in state 1 rotates forever and
+#   never converges (the time average along the chain still does);
+# * a **reducible** chain made of two separate pairs of states has many
+#   stationary distributions: where it ends depends on where it starts.
+
+# %%
+show(mc.is_irreducible, mc.period)
+cycle = np.array([[0.0, 1, 0], [0, 0, 1], [1, 0, 0]])
+two_islands = np.array([[0.5, 0.5, 0, 0], [0.5, 0.5, 0, 0], [0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5]])
+for name, P in (("seed 004", mc.SEED_004_P), ("cycle", cycle), ("two islands", two_islands)):
+    irreducible = mc.is_irreducible(P)
+    print(f"{name:12s} irreducible: {irreducible!s:5s} period: "
+          f"{mc.period(P) if irreducible else '-'}")  # fmt: skip
+cycle_path = mc.state_distribution_path(cycle, [1.0, 0, 0], 9)
+print("cycle, mu^(t) for t = 1..10 (one column per step):\n", cycle_path.round(2).T)
+for start in ([1.0, 0, 0, 0], [0, 0, 1.0, 0]):
+    end = mc.state_distribution_path(two_islands, start, 50)[-1]
+    print(f"two islands from {start}: after 50 steps {end.round(3)}")
+
+# %% [markdown]
+# ## 5. 细致平衡 · Detailed balance is sufficient, not necessary
 #
 # Seed 003 builds chains through detailed balance, $\pi_i P_{ij} = \pi_j P_{ji}$,
 # which guarantees $\pi P = \pi$. Seed 002 calls the two conditions
@@ -211,7 +269,7 @@ print("detailed balance holds:", np.allclose(flows, flows.T))
 print("pi P = pi holds:       ", np.allclose(flows.sum(axis=0), mc.SEED_004_STATIONARY))
 
 # %% [markdown]
-# ## 5. Simulating the chain, and the diagnostics of seed 001 §7.1
+# ## 6. 模拟与诊断 · Simulating the chain, and the diagnostics of seed 001 §7.1
 #
 # One chain per starting state, each with its own random stream. The next state
 # is drawn by the seed's partition of $[0, 1]$: a uniform $u$ selects the first
@@ -279,3 +337,75 @@ table = pd.DataFrame(rows).T
 table["z vs exact"] = (table["ergodic mean"] - table["exact"]) / table["mcse"]
 table["z vs claimed"] = (table["ergodic mean"] - table["claimed"]) / table["mcse"]
 display(table.round(4))
+
+# %% [markdown]
+# ## 7. 动手破坏 · Break it and watch: what the diagnostics cannot see
+#
+# This notebook has no PyMC twin, so no pair and no bug from the catalogue of
+# wrong samplers (every other notebook plants one). Break the chain instead:
+# make it periodic. Four chains of the 3-cycle, started in different states,
+# each visit every state a third of the time, so the ergodic means settle on
+# 1/3 and $\hat R$ is near 1, although $\mu^{(t)}$ never converges
+# (section 4). The diagnostics judge averages along the chain, which is what
+# MCMC uses; they cannot detect periodicity, which matters only for the
+# distribution at a fixed time $t$. (A sampler built by Metropolis–Hastings or
+# Gibbs with any chance of staying put is aperiodic.)
+
+# %%
+cycle_states = mc.simulate_from_starts(cycle, tune + draws, starts, seed)[:, tune + 1 :]
+values = (cycle_states == 0).astype(float)
+print(
+    f"state 1: ergodic mean {values.mean():.4f} (1/3 = {1 / 3:.4f}), "
+    f"R-hat {float(azs.rhat(values)):.3f}, MCSE {float(azs.mcse(values, method='mean')):.5f}"
+)
+print("first steps of chain 0:", cycle_states[0, :9] + 1)
+
+# %% [markdown]
+# ## 8. 练习 · Exercises
+#
+# **Exercise 1.** A two-state chain moves from state 1 to state 2 with probability
+# $a = 0.3$ and from 2 to 1 with $b = 0.1$:
+# $P = \begin{pmatrix} 0.7 & 0.3 \\ 0.1 & 0.9 \end{pmatrix}$. What is $\pi_1$, the
+# stationary probability of state 1? (Balance the flows: $\pi_1 a = \pi_2 b$.)
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+two_state = np.array([[0.7, 0.3], [0.1, 0.9]])
+ex.check_number(answer, mc.stationary_distribution(two_state)[0], rel=0.01,
+                hint="pi_1 a = pi_2 b and pi_1 + pi_2 = 1 give pi_1 = b / (a + b).",
+                why="pi_1 = b / (a + b) = 0.1 / 0.4.")  # fmt: skip
+
+# %% [markdown]
+# **Exercise 2.** A random walk on the path 1 – 2 – 3 – 4 moves to a neighbour
+# at every step (from an end, to its only neighbour). Give its period (1 if it
+# is aperiodic).
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+path_walk = np.array([[0, 1, 0, 0], [0.5, 0, 0.5, 0], [0, 0.5, 0, 0.5], [0, 0, 1, 0.0]])
+ex.check_number(answer, mc.period(path_walk), rel=0,
+                hint="colour the states odd and even: every step changes the colour.",
+                why="every step changes the parity of the state, so returns take an even "
+                    "number of steps. A chance of staying put makes the period 1.")  # fmt: skip
+
+# %% [markdown]
+# **Exercise 3.** In section 6 the chain cycles 1 → 2 → 3 more often than
+# independent draws would. Is the MCSE of the ergodic mean of the indicator of
+# state 3 (a) larger or (b) smaller than that of as many *independent* draws,
+# $\sqrt{\pi_3(1 - \pi_3)/N}$?
+
+# %%
+answer = None  # "a" or "b"
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+independent_se = np.sqrt(mc.SEED_004_STATIONARY[2] * (1 - mc.SEED_004_STATIONARY[2]) / kept.size)
+measured = table.loc["state 3", "mcse"]
+print(f"MCSE {measured:.5f} vs independent draws {independent_se:.5f}")
+ex.check_choice(answer, "b" if measured < independent_se else "a", {
+    "a": "larger would mean positive autocorrelation (ESS < N); compare the two numbers above.",
+    "b": "smaller: the chain's negative autocorrelation makes ESS > N (section 6's table).",
+})  # fmt: skip

@@ -14,13 +14,27 @@
 # ---
 
 # %% [markdown]
-# # Metropolis–Hastings on Normal(10, 5) and Beta(2.31, 0.627) (seeds 003 and 001)
+# # Metropolis–Hastings 采样 · Metropolis–Hastings on Normal(10, 5) and Beta(2.31, 0.627)
+#
+# *Reading order 2 of 6.* Previous:
+# [Markov chains and Monte Carlo](markov_chains_and_monte_carlo.ipynb) · next:
+# [bivariate normal](bivariate_normal.ipynb) · [Glossary 术语表](GLOSSARY.md) ·
+# [how to read a verdict](reading_a_verdict.ipynb)
+#
+# The seeds: seed 003, **《马尔科夫链，蒙特卡洛（下篇）》** ("Markov chains and Monte
+# Carlo, part 2"), its Metropolis–Hastings section and its two programs; seed 001,
+# **《机器学习中的MC、MCMC、Gibbs采样》** ("MC, MCMC and Gibbs sampling in machine
+# learning"), §6 on the MH algorithm, its random walk and its independence
+# sampler; and seed 002, **《LDA算法理解（二）：Gibbs Sampling》** ("Understanding LDA,
+# part 2"), §3.3, whose statement of the rule has two errors (section 2).
 #
 # **The idea.** We want a Markov chain whose stationary distribution is the target
-# $\pi$. Take any proposal chain $Q$; it will not satisfy detailed balance,
+# $\pi$ (平稳分布). Take any proposal chain $Q$ (建议分布, proposal distribution); it will
+# not satisfy detailed balance (细致平衡),
 # $\pi_i Q_{j,i} \ne \pi_j Q_{i,j}$. Seed 003 multiplies both sides by acceptance
 # probabilities $\alpha$ to force equality,
-# $\pi_i Q_{j,i}\alpha_{j,i} = \pi_j Q_{i,j}\alpha_{i,j}$, then scales both
+# $\pi_i Q_{j,i}\alpha_{j,i} = \pi_j Q_{i,j}\alpha_{i,j}$ (接受率, acceptance
+# probabilities), then scales both
 # $\alpha$ up until the larger is 1:
 #
 # $$ \alpha_{j,i} = \min\left\{\frac{\pi_j Q_{i,j}}{\pi_i Q_{j,i}},\ 1\right\}. $$
@@ -51,6 +65,7 @@ max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that las
 # %matplotlib inline
 import inspect
 
+import _exercises as ex
 import arviz_plots as azp
 import arviz_stats as azs
 import matplotlib.pyplot as plt
@@ -63,7 +78,9 @@ import pairdata.mh_beta
 import pairdata.mh_normal
 from comparisons.registry import get_pair
 from comparisons.run import resolve_settings, run_pair
+from handrolled import markov_chains as mc
 from handrolled import mh, mh_beta, mh_normal, wrong_samplers
+from handrolled._common import chain_streams
 from models import mh_beta as mh_beta_model
 from models import mh_normal as mh_normal_model
 
@@ -89,12 +106,13 @@ def checks_summary(result):
 
 
 # %% [markdown]
-# ## 1. The acceptance rule, next to its function
+# ## 1. 接受率 · The acceptance rule, next to its function
 #
 # Computed on the log scale, so that tiny or huge densities do no harm and a
 # proposal outside the support ($\log\pi = -\infty$) is never accepted:
-# $\log r = \log\pi(\theta') - \log\pi(\theta) + \log q(\theta \mid \theta')
-# - \log q(\theta' \mid \theta)$ and $a = \min(1, e^{\log r})$.
+#
+# $$ \log r = \log\pi(\theta') - \log\pi(\theta) + \log q(\theta \mid \theta')
+#    - \log q(\theta' \mid \theta), \qquad a = \min(1, e^{\log r}). $$
 #
 # A target is described once, as its log density (compiled with numba), its
 # parameters and its support; the teaching steps below and the compiled chains
@@ -126,15 +144,107 @@ show(mh.independence_step)
 # %% [markdown]
 # **Tuning the random walk.** Seed 001 §6.2 (2) advises an acceptance rate in
 # $[0.15, 0.5]$: too small a step accepts almost everything and crawls, too big a
-# step rejects almost everything. During `tune` only, the log scale moves by
-# $(\text{acceptance} - 0.44)/t^{0.6}$; then it is frozen, so the kept draws
-# come from one fixed, reversible kernel.
+# step rejects almost everything. During `tune` (the burn-in, 燃烧期) only, the
+# log scale moves by $(\text{acceptance} - 0.44)/t^{0.6}$; then it is frozen, so the
+# kept draws come from one fixed, reversible kernel. This is a **Robbins–Monro**
+# update (stochastic approximation): each step nudges the scale towards the
+# value where the expected acceptance is 0.44, by steps $1/t^{0.6}$ that shrink
+# (so the noise of single accept/reject decisions averages out) but whose sum
+# diverges (so the scale can travel as far as it needs).
 
 # %%
 show(mh.update_log_scale)
 
 # %% [markdown]
-# ## 2. Target 1: Normal(10, 5), as in seed 003's first program
+# **Which code runs.** The teaching steps above are plain Python, one call per
+# step. The samplers the harness runs (`mh_normal.sample`, `mh_beta.sample`)
+# call the numba-compiled chain kernel `mh.random_walk_kernel`, which runs the
+# same log density and the same acceptance function in one compiled loop.
+# That they agree is checked here, bit for bit: chain 0 of the compiled sampler
+# (seed's fixed step, `adapt=False`) is replayed with `random_walk_step` from
+# the same random numbers (its stream draws the start, then every normal, then
+# every uniform):
+
+# %%
+check_data = pairdata.mh_normal.default_data()
+compiled = mh_normal.sample(check_data, draws=300, tune=100, chains=2, random_seed=seed,
+                            adapt=False)  # fmt: skip
+rng = chain_streams(seed, 2, None)[0]
+start = mh_normal.draw_start(rng, check_data)
+normals, uniforms = rng.standard_normal(400), rng.random(400)
+state = mh.init(start, mh_normal.target(check_data))
+replayed = []
+for z, u in zip(normals, uniforms, strict=True):
+    state, _ = mh.random_walk_step(state, mh_normal.target(check_data), z, u,
+                                   check_data["proposal_sd"])  # fmt: skip
+    replayed.append(state.position)
+same = np.array_equal(np.array(replayed[100:]), compiled["posterior"]["x"].values[0])
+print("compiled kernel == teaching steps, bit for bit:", same)
+assert same
+
+# %% [markdown]
+# ## 2. 种子中的离散例子 · Seed 003's discrete example: building $P$ from $Q$
+#
+# Seed 003 wants a chain whose stationary distribution is $\pi = [0.5, 0.2, 0.3]$.
+# Take a proposal matrix $Q$ (rows: where a move from state $i$ proposes to go)
+# and accept a proposed move $i \to j$ with probability $\alpha(i, j)$; the
+# transition matrix is $P_{ij} = Q_{ij}\alpha(i, j)$ for $j \ne i$, the rejected
+# mass staying on the diagonal. Built with exact fractions, so that detailed
+# balance is checked with `==`, not to a tolerance:
+
+# %%
+show(mc.metropolis_hastings_matrix, mc.detailed_balance_holds)
+pi3 = mc.exact([0.5, 0.2, 0.3])
+Q3 = mc.exact([[0.2, 0.5, 0.3], [0.4, 0.2, 0.4], [0.1, 0.6, 0.3]])
+fractions = {rule: mc.metropolis_hastings_matrix(pi3, Q3, rule)
+             for rule in ("seed003", "mh", "seed002")}  # fmt: skip
+rows = {}
+for rule, P in fractions.items():
+    moved = sum(pi3[i] * P[i, j] for i in range(3) for j in range(3) if i != j)
+    proposed = sum(pi3[i] * Q3[i, j] for i in range(3) for j in range(3) if i != j)
+    rows[rule] = {
+        "detailed balance (exact)": mc.detailed_balance_holds(pi3, P),
+        "pi P == pi (exact)": mc.stationary_exactly(pi3, P),
+        "acceptance rate at stationarity": float(moved / proposed),
+        "stationary distribution of P": mc.stationary_distribution(P.astype(float)).round(4),
+    }
+display(pd.DataFrame(rows).T)
+print("P by the min form (MH):")
+print(pd.DataFrame(fractions["mh"]).map(str))
+
+# %% [markdown]
+# * **Seed 003's first construction**, $\alpha(i, j) = \pi_j Q_{ji}$ (its
+#   $\alpha_{j,i} = \pi_j Q_{i,j}$), does satisfy detailed balance exactly, but its
+#   acceptance probabilities are products of two numbers below 1: it rejects most
+#   proposals. Scaling both sides until the larger is 1 gives MH's
+#   $\alpha(i, j) = \min\{1, \pi_j Q_{ji} / (\pi_i Q_{ij})\}$, in detailed balance
+#   too and accepting far more often (the table's acceptance rates).
+# * **An error in seed 003**: it calls the proposal distribution (建议分布) "the
+#   stationary distribution of $Q$" ("状态转移矩阵Q的平稳分布叫做建议分布"). The
+#   proposal distribution is a *row* of $Q$, $q(\cdot \mid i) = Q_{i\cdot}$, where a
+#   move from the current state proposes to go; the stationary distribution of $Q$
+#   plays no part. Below, $Q$'s stationary distribution is not $\pi$, and two proposal
+#   matrices with different stationary distributions both give chains with
+#   stationary distribution exactly $\pi$.
+# * **Two errors in seed 002** (§3.3): its rule
+#   $\alpha = \min\{1, g(x' \to x)/g(x \to x')\}$ drops the target ratio
+#   $P(x')/P(x)$, so the chain follows $g$, not $P$: `seed002` above is not in
+#   detailed balance with $\pi$ and its stationary distribution is another one.
+#   And it says the proposal "必须满足 $g(x|y)=g(y|x)$" (must be symmetric): only
+#   Metropolis's special case needs that; with the Hastings term, the asymmetric
+#   $Q$ here gives exactly $\pi$.
+
+# %%
+other_Q = mc.exact([[0.0, 0.5, 0.5], [0.5, 0.0, 0.5], [0.5, 0.5, 0.0]])
+for name, proposal in (("Q", Q3), ("another Q", other_Q)):
+    P = mc.metropolis_hastings_matrix(pi3, proposal, "mh")
+    print(f"{name}: its own stationary distribution "
+          f"{mc.stationary_distribution(proposal.astype(float)).round(3)}, symmetric: "
+          f"{bool((proposal == proposal.T).all())}; MH chain's pi P == pi exactly: "
+          f"{mc.stationary_exactly(pi3, P)}")  # fmt: skip
+
+# %% [markdown]
+# ## 3. 目标一 · Target 1: Normal(10, 5), as in seed 003's first program
 #
 # $$ \pi(x) = \frac{1}{\sqrt{2\pi}\,\sigma}\exp\left(-\frac{(x - \mu)^2}{2\sigma^2}\right),
 #    \quad \mu = 10,\ \sigma = 5, \quad \text{proposal } N(x, 1). $$
@@ -188,7 +298,7 @@ normal_result = run_pair(
 checks_summary(normal_result)
 
 # %% [markdown]
-# ## 3. Target 2: Beta(2.31, 0.627)
+# ## 4. 目标二 · Target 2: Beta(2.31, 0.627)
 #
 # $$ f(x; a, b) = \frac{\Gamma(a + b)}{\Gamma(a)\Gamma(b)}\, x^{a-1}(1 - x)^{b-1},
 #    \qquad 0 < x < 1. $$
@@ -260,57 +370,55 @@ ax.legend(fontsize=7, loc="upper left")
 plt.show()
 
 # %% [markdown]
-# ## 4. The harness catches a forgotten Hastings correction
+# ## 5. 动手破坏 · Break it and watch: a forgotten Hastings correction
 #
-# Drop the correction $q(\theta^{(t)})/q(\theta')$ from the independence sampler
-# (pass a flat $q$, $\log q \equiv 0$, to the same package function). Its chain then converges
-# to $\pi(x)\,q(x)$ normalised, here
+# The catalogue of wrong samplers (`handrolled/wrong_samplers.py`) holds the
+# bugs each pair must catch; the Beta pair names its own. Plant
+# `independence_without_hastings`: the independence sampler of seed 001 §6.3
+# with the correction $q(\theta^{(t)})/q(\theta')$ dropped (a flat $q$,
+# $\log q \equiv 0$, passed to the same package function). Its chain then
+# converges to $\pi(x)\,q(x)$ normalised, here
 # Beta$(a + \min(a,1) - 1,\ b + \min(b,1) - 1)$ = Beta(2.31, 0.254), not to the
-# target. Any function with the sampler contract's signature can be handed to
-# `run_pair` in place of the hand-written side. The verdict is *disagree*: the
-# buggy chain also mixes badly near the spike at 1 and fails its convergence
-# gates, but its difference from the target is *gross*, far beyond anything
-# Monte Carlo error could explain, so the harness does not stop at "not
-# converged"; the failed z-checks printed below show how far its draws are from
-# the target:
-
+# target. The PyMC draws of the run above are reused (`pymc_from`):
 
 # %%
-def independence_without_correction(data, *, draws, tune, chains, random_seed):
-    """The independence sampler with its Hastings correction forgotten (a bug)."""
-    d = mh_beta.validate_data(data)
-    return mh.sample_independence(
-        mh_beta.target(d),
-        wrong_samplers.FLAT,  # the bug: log q(x) treated as constant
-        lambda rng: mh_beta.draw_start(rng, d),
-        lambda rng, n: mh_beta.draw_proposals(rng, n, d),
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        random_seed=random_seed,
-    )
-
-
+beta_pair = get_pair("mh_beta")
+print(beta_pair.wrong)
+show(wrong_samplers.mh_beta_independence_without_hastings)
 wrong = run_pair(
-    get_pair("mh_beta"),
-    sampler=independence_without_correction,
+    beta_pair,
+    sampler=beta_pair.wrong["independence_without_hastings"],
     draws=draws,
     tune=tune,
     chains=chains,
     seed=seed,
     max_draws=max_draws,
+    pymc_from=beta_result,
     progress=print,
 )
 print("verdict for the buggy sampler:", wrong.verdict)
-wrong_z = wrong.checks[(wrong.checks["side"] == "user") & (wrong.checks["kind"] != "diagnostic")]
-print(f"failed z-checks of the buggy sampler: {(~wrong_z['passed']).sum()} of {len(wrong_z)}")
-display(wrong_z[~wrong_z["passed"]].head(10))
+judged = wrong.checks[wrong.checks["side"] == "user"]
+display(judged.groupby(["kind", "statistic"])["passed"].agg(["size", "sum"])
+        .rename(columns={"size": "checks", "sum": "passed"}))  # fmt: skip
 print("its mean:", float(wrong.sides["user"].tree["posterior"]["x"].mean()))
 print("Beta(2.31, 0.627) mean:", stats.beta(2.31, 0.627).mean())
 print("Beta(2.31, 0.254) mean:", stats.beta(2.31, 0.627 + 0.627 - 1).mean())
 
 # %% [markdown]
-# ## 5. What to look at in the diagnostics
+# **Which check caught it, and why.** The buggy chain piles up near 1, so its
+# mean, quantiles and log density are far from NUTS's and from the exact Beta:
+# the `agreement` and `exact` z-checks of those statistics fail by many times
+# their thresholds. It also mixes badly near the spike at 1 and usually fails
+# its convergence gates (the `diagnostic` rows); on their own those would give
+# *not converged* ("run longer"), but a difference this *gross* (more than four
+# times its Holm threshold) cannot be Monte Carlo error, so the verdict is
+# *disagree*. No `support` check fires: every draw lies inside $(0, 1)$; that
+# check exists for the catalogue's other Beta bug,
+# `random_walk_accepting_out_of_support`, whose clipped log density accepts
+# proposals past 1.
+
+# %% [markdown]
+# ## 6. 诊断 · What to look at in the diagnostics
 #
 # * **Acceptance rate**: seed 001 advises 0.15 to 0.5 for a random walk; the
 #   independence sampler's is high when $q$ is close to $\pi$.
@@ -344,3 +452,38 @@ plt.show()
 # %%
 azp.plot_autocorr(rw_tree, max_lag=200)
 plt.show()
+
+# %% [markdown]
+# ## 7. 练习 · Exercises
+#
+# **Exercise 1 (the proposal scale).** Run seed 003's Normal(10, 5) random walk
+# with a fixed proposal sd of 50 instead of 1. Will its acceptance rate be
+# (a) above 0.5, (b) inside seed 001's advice [0.15, 0.5], or (c) below 0.15?
+
+# %%
+answer = None  # "a", "b" or "c"
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+wide = mh_normal.sample(normal_data | {"proposal_sd": 50.0}, draws=n_draws, tune=tune,
+                        chains=chains, random_seed=seed, adapt=False)  # fmt: skip
+rate = float(wide["sample_stats"]["acceptance_rate"].mean())
+measured = "a" if rate > 0.5 else ("b" if rate >= 0.15 else "c")
+ex.check_choice(answer, measured, {
+    "a": "a step 10 times the target's sd lands far in the tails; most proposals are rejected.",
+    "b": "the advised range is reached with steps of about 2.4 target sds, not 10.",
+    "c": f"right, the measured rate is {rate:.3f}: almost every far jump is rejected, and the "
+         "chain sits still for long stretches.",
+})  # fmt: skip
+
+# %% [markdown]
+# **Exercise 2 (the acceptance probability).** In section 2's discrete example,
+# with $\pi = [0.5, 0.2, 0.3]$ and $Q_{12} = 0.5$, $Q_{21} = 0.4$, what is MH's
+# probability of accepting a proposed move from state 1 to state 2?
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_number(answer, float(fractions["mh"][0, 1] / Q3[0, 1]), rel=0.01,
+                hint="min(1, pi_2 Q_21 / (pi_1 Q_12)).",
+                why="min(1, 0.2 x 0.4 / (0.5 x 0.5)) = 0.32.")  # fmt: skip

@@ -14,12 +14,21 @@
 # ---
 
 # %% [markdown]
-# # Weight on height: Gibbs sampling of a Bayesian regression (seed 000)
+# # 贝叶斯线性回归的 Gibbs 采样 · Weight on height: Gibbs sampling of a Bayesian regression
 #
-# **The idea.** Bayes' formula gives the posterior
+# *Reading order 4 of 6.* Previous: [bivariate normal](bivariate_normal.ipynb) · next:
+# [Bayes net](bayes_net.ipynb) · [Glossary 术语表](GLOSSARY.md) ·
+# [how to read a verdict](reading_a_verdict.ipynb)
+#
+# The seed: seed 000, **《马尔科夫链蒙特卡洛应用初窥》** ("A first look at
+# applications of Markov chain Monte Carlo"), its "一个简单的例子" (a simple
+# example): the regression of weight on height sampled by Gibbs.
+#
+# **The idea.** Bayes' formula gives the posterior (后验)
 # $p(\theta \mid x) \propto p(\theta)\,p(x \mid \theta)$. For the regression of
 # seed 000 the joint posterior of $(\beta_0, \beta_1, \sigma^2)$ is awkward to
-# sample directly, but each *full conditional* is a standard distribution. Gibbs
+# sample directly, but each *full conditional* (满条件分布; the seed's 条件后验分布)
+# is a standard distribution. Gibbs
 # sampling draws each parameter in turn from its conditional given the others.
 #
 # The data are R's `women` (15 heights in inches and weights in pounds). The
@@ -35,7 +44,9 @@ max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that las
 # %%
 # %matplotlib inline
 import inspect
+import time
 
+import _exercises as ex
 import arviz_plots as azp
 import arviz_stats as azs
 import matplotlib.pyplot as plt
@@ -58,7 +69,7 @@ def show(*functions):
 
 
 # %% [markdown]
-# ## 1. The model (the seed's notation)
+# ## 1. 模型 · The model (the seed's notation)
 #
 # $$ weight_i = \beta_0 + \beta_1\, height_i + e_i, \qquad e_i \sim N(0, \sigma^2) $$
 #
@@ -82,7 +93,7 @@ print({k: data[k] for k in ("m0", "m1", "epsilon")})
 show(reg.sufficient_statistics, reg.sse)
 
 # %% [markdown]
-# ## 2. The full conditionals, each next to its function
+# ## 2. 满条件分布 · The full conditionals, each next to its function
 #
 # **$\beta_0$.** The seed gives the flat-prior limit
 #
@@ -130,7 +141,7 @@ show(reg.precision_given_rest, reg.sample_precision_given_rest)
 show(reg.gibbs_sweep, reg.gibbs_kernel)
 
 # %% [markdown]
-# ## 3. Why this Gibbs sampler crawls, and two remedies
+# ## 3. 为什么慢 · Why this Gibbs sampler crawls, and what helps
 #
 # Heights are far from zero, so given $\sigma^2$ the intercept and the slope are
 # almost perfectly correlated: their conditional correlation is
@@ -145,33 +156,69 @@ print(f"sweeps per kept draw so that rho^(2 thin) <= 0.1: thin = {thin}")
 show(reg.default_thin)
 
 # %% [markdown]
-# Without thinning, the seed's sampler needs hundreds of sweeps per independent
-# draw; `arviz_stats` measures it:
+# So the seed's sampler needs hundreds of sweeps per independent draw. The
+# harness keeps every `thin`-th sweep (**thinning**, which seed 003 suggests when
+# independent samples are needed: "每隔一段时间取一次样本"). Is thinning a
+# remedy? Compare samplers **per sweep and per second**, not per kept draw: a
+# thinned chain of 1000 kept draws has run `thin` times as many sweeps as an
+# unthinned one. `arviz_stats` measures the ESS of $\beta_1$:
 
 # %%
-unthinned = reg.sample(data, draws=draws, tune=tune, chains=chains, random_seed=seed, thin=1)
-thinned = reg.sample(data, draws=draws, tune=tune, chains=chains, random_seed=seed)
-blocked = reg.sample_blocked(data, draws=draws, tune=tune, chains=chains, random_seed=seed)
-rows = {}
-for label, out in (("one at a time, thin=1", unthinned), (f"one at a time, thin={thin}", thinned),
-                   ("blocked", blocked)):  # fmt: skip
+runs = {
+    "one at a time, thin=1": dict(thin=1, draws=draws),
+    "one at a time, thin=1, as many sweeps": dict(thin=1, draws=draws * thin),
+    f"one at a time, thin={thin}": dict(thin=thin, draws=draws),
+}
+for warm_up in (reg.sample, reg.sample_blocked):  # compile and load first: time sampling only
+    warm_up(data, draws=10, tune=0, chains=1, random_seed=seed, thin=1)
+rows, outputs = {}, {}
+for label, how in runs.items():
+    start = time.perf_counter()
+    out = reg.sample(data, draws=how["draws"], tune=tune, chains=chains, random_seed=seed,
+                     thin=how["thin"])  # fmt: skip
+    seconds = time.perf_counter() - start
+    outputs[label] = out
     rows[label] = {
-        f"ess_bulk {name}": float(azs.ess(out[name], method="bulk")) for name in reg.VARIABLES
+        "kept draws": how["draws"] * chains,
+        "sweeps": how["draws"] * how["thin"] * chains,
+        "ESS beta1": float(azs.ess(out["beta1"], method="bulk")),
+        "seconds": seconds,
     }
-display(pd.DataFrame(rows).T.round(0))
+start = time.perf_counter()
+blocked = reg.sample_blocked(data, draws=draws, tune=tune, chains=chains, random_seed=seed)
+rows["blocked, thin=1"] = {"kept draws": draws * chains, "sweeps": draws * chains,
+                           "ESS beta1": float(azs.ess(blocked["beta1"], method="bulk")),
+                           "seconds": time.perf_counter() - start}  # fmt: skip
+efficiency = pd.DataFrame(rows).T
+efficiency["ESS per 1000 sweeps"] = 1000 * efficiency["ESS beta1"] / efficiency["sweeps"]
+efficiency["ESS per second"] = efficiency["ESS beta1"] / efficiency["seconds"]
+display(efficiency.round(3))
+unthinned = outputs["one at a time, thin=1"]
+print(f"theory for one at a time: ESS per sweep = (1 - rho^2) / (1 + rho^2) = "
+      f"{(1 - rho**2) / (1 + rho**2):.5f}")  # fmt: skip
 
 # %% [markdown]
-# The second remedy is **blocking**: draw $(\beta_0, \beta_1)$ jointly from their
+# **Thinning is not a remedy for slow mixing.** Per sweep (and so, at equal cost
+# per sweep, per second) the unthinned chain is at least as efficient as the
+# thinned one: throwing draws away never adds information, it only saves memory
+# and the time spent storing and summarising draws. The thinned chain's kept
+# draws are nearly independent because it ran `thin` times longer, not because
+# thinning helped. (Each sampler ran once before the timings, so compilation is
+# not counted; the measured ESS of the short unthinned run is noisy.)
+
+# %% [markdown]
+# The remedy is **blocking**: draw $(\beta_0, \beta_1)$ jointly from their
 # bivariate normal given $\sigma^2$, with precision
 # $\Lambda = X^\top X/\sigma^2 + \mathrm{diag}(1/m_0, 1/m_1)$ and mean
 # $\Lambda^{-1} X^\top y/\sigma^2$ ($X = [1, x]$). The correlation no longer slows
-# the chain:
+# the chain: the blocked row of the table above has by far the largest ESS per
+# sweep and per second.
 
 # %%
 show(reg.beta_given_sigma2, reg.blocked_sweep)
 
 # %% [markdown]
-# ## 4. The exact answer
+# ## 4. 精确解 · The exact answer
 #
 # $(\beta_0, \beta_1) \mid \sigma^2$ is Gaussian, so it integrates out in closed
 # form and leaves a one-dimensional density of $\log\sigma^2$, integrated on a
@@ -191,17 +238,22 @@ display(
 )
 
 # %% [markdown]
-# ## 5. The PyMC twin
+# ## 5. PyMC 模型 · The PyMC twin
 #
-# The same priors and likelihood, stated directly; NUTS samples it (with a
-# low-rank mass matrix, which learns the correlated direction):
+# The same priors and likelihood, stated directly; NUTS samples it. NUTS moves
+# like a frictionless particle whose momentum is drawn with a covariance, the
+# *mass matrix*; a diagonal one only rescales each coordinate, so a long narrow
+# ridge like $(\beta_0, \beta_1)$'s would still force tiny steps. A **low-rank
+# mass matrix** adds a few learned directions (here, the ridge) to the diagonal,
+# estimated from the draws during tuning, so NUTS can take long steps along the
+# ridge: the same cure as blocking, learned instead of derived.
 
 # %%
 show(build_model)
 print(build_model(data).str_repr())
 
 # %% [markdown]
-# ## 6. The comparison
+# ## 6. 比较 · The comparison
 #
 # Both hand-written samplers (one at a time with thinning, and blocked) against
 # NUTS and against the exact answer. Compared quantities: $\beta_0$, $\beta_1$,
@@ -231,16 +283,47 @@ print(f"{len(failed)} of {len(checks)} checks failed")
 display(failed)
 
 # %% [markdown]
-# *agree* means that at 95 % confidence every compared statistic differs
-# between the sides by less than 0.2 posterior sd (0.4 for the 5 % and 95 %
-# quantiles), no test detected a difference and every side converged;
-# *disagree* that some difference is too large for Monte Carlo error;
-# *inconclusive* that nothing was detected but that resolution was not reached
-# within the budget (an undecided run doubles its draws up to 16 times first);
-# *not converged* that a side failed its $\hat R$ or ESS gates: run longer
-# (expected at the tiny settings of the test run).
+# How to read the verdict: [reading a verdict](reading_a_verdict.ipynb) (at the
+# tests' tiny settings "not converged" is expected).
 #
-# ## 7. What to look at in the diagnostics
+# ## 7. 动手破坏 · Break it and watch: a rate passed as a scale
+#
+# Plant the catalogue's `blocked_rate_as_scale`: the blocked sampler with the
+# Gamma draw of the precision $1/\sigma^2$ given its *rate* $b$ where NumPy's
+# `gamma` wants the *scale* $1/b$ (section 2's warning). The PyMC draws of the
+# run above are reused (`pymc_from`):
+
+# %%
+pair = get_pair("regression")
+print(pair.wrong)
+broken = run_pair(
+    pair,
+    sampler=pair.wrong["blocked_rate_as_scale"],
+    draws=draws,
+    tune=tune,
+    chains=chains,
+    seed=seed,
+    max_draws=max_draws,
+    pymc_from=result,
+    progress=print,
+)
+print("verdict for the planted bug:", broken.verdict)
+judged = broken.checks[(broken.checks["side"] == "user") & (broken.checks["kind"] == "agreement")]
+display(judged.pivot_table(index="quantity", columns="statistic", values="value").round(1))
+print("posterior mean of sigma2: PyMC", round(result.summaries["pymc"].at["sigma2", "mean"], 3),
+      " planted bug", round(broken.summaries["user"].at["sigma2", "mean"], 5))  # fmt: skip
+
+# %% [markdown]
+# **Which check caught it, and why.** The rate $b = \epsilon + \mathrm{SSE}/2$ is
+# large here, so Gamma(shape, scale $= b$) draws precisions about $b^2$ times too
+# large and $\sigma^2$ about that much too small: every z-check of $\sigma^2$ and
+# of the log density fails by orders of magnitude. The slopes' *means* barely
+# move (given $\sigma^2$ the mean of $(\beta_0, \beta_1)$ does not depend on it),
+# but their sds shrink with $\sigma$, so their sd and tail-quantile checks fail
+# too. A check of the means of $\beta_0, \beta_1$ alone, the numbers a user
+# would look at first, could not have seen it.
+#
+# ## 8. 诊断 · What to look at in the diagnostics
 #
 # Trace and rank plots of the thinned Gibbs chains (they should overlap and the
 # rank histograms be flat), and the ESS / $\hat R$ table of every side. Compare
@@ -279,3 +362,56 @@ axes[0].set_ylabel(r"$\beta_1$")
 for ax in axes:
     ax.set_xlabel("draw")
 plt.show()
+
+# %% [markdown]
+# ## 9. 练习 · Exercises
+#
+# **Exercise 1 (predict the thinning).** With conditional correlation $\rho$ of
+# the intercept and the slope, one-at-a-time Gibbs keeps a lag-1 autocorrelation
+# of $\rho^2$ per sweep, so keeping every `thin`-th sweep leaves $\rho^{2\,thin}$.
+# Using $\rho^2$ printed in section 3, what is the smallest `thin` with
+# $\rho^{2\,thin} \le 0.1$?
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_number(answer, thin, rel=0, absolute=1.5,
+                hint="thin >= log(0.1) / log(rho^2); round up.",
+                why="log(0.1) / log(rho^2), rounded up (reg.default_thin).")  # fmt: skip
+
+# %% [markdown]
+# **Exercise 2.** Keeping every 10th sweep of a slowly mixing chain instead of
+# every sweep, with the same number of sweeps, makes the ESS per sweep
+# (a) larger, (b) at most as large?
+
+# %%
+answer = None  # "a" or "b"
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_choice(answer, "b", {
+    "a": "the kept draws are less correlated, but there are ten times fewer of them; "
+         "compare the rows of section 3's table per sweep.",
+    "b": "right: the thinned draws are a subset of the same chain, they cannot carry more "
+         "information (Geyer 1992; MacEachern & Berliner 1994).",
+})  # fmt: skip
+
+# %% [markdown]
+# **Exercise 3 (find the planted bug).** A regression sampler's $\sigma^2$ draws
+# have a posterior mean of 0.01 where NUTS finds about 2.7; its $\beta$ means
+# agree with NUTS. Which slip? (a) `rng.gamma(shape, rate)` where
+# `rng.gamma(shape, 1 / rate)` belongs; (b) the sum of squares not halved in the
+# rate; (c) $\beta_1$ drawn with the variance as its sd.
+
+# %%
+answer = None  # "a", "b" or "c"
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+ex.check_choice(answer, "a", {
+    "a": "a scale of b instead of 1/b multiplies the precision by b^2 (hundreds here): "
+         "sigma2 collapses, as in section 7.",
+    "b": "a rate of SSE instead of SSE/2 roughly doubles sigma2; it does not shrink it a "
+         "thousandfold (the catalogue's blocked_sse_not_halved).",
+    "c": "that widens or narrows beta1 by its own sd; sigma2 would change only a little "
+         "(the catalogue's gibbs_variance_as_sd).",
+})  # fmt: skip

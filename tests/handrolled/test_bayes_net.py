@@ -316,3 +316,19 @@ def test_three_continued_calls_give_one_long_run(data, sampler):
     joined = {k: np.concatenate([arrays(p)[k] for p in parts], axis=1) for k in arrays(whole)}
     for k, v in arrays(whole).items():
         np.testing.assert_array_equal(joined[k], v, err_msg=k)
+
+
+def test_random_scan_is_reversible_and_a_sweep_only_stationary():
+    """Seed 004's P_xy (random scan) satisfies detailed balance; a systematic sweep does not."""
+    from handrolled import markov_chains as mc
+
+    d = default_data()
+    m = bn.gibbs_transition_matrices(d["cpts"], d["evidence"])
+    assert m["states"].shape == (8, 5)
+    assert np.allclose(m["random_scan"].sum(axis=1), 1) and np.allclose(m["sweep"].sum(axis=1), 1)
+    assert mc.detailed_balance_holds(m["pi"], m["random_scan"])
+    assert mc.stationary_exactly(m["pi"], m["sweep"])
+    assert not mc.detailed_balance_holds(m["pi"], m["sweep"])
+    exact = bn.exact_posterior(d["cpts"], d["evidence"])
+    for node, p in exact.items():
+        assert np.isclose(m["pi"] @ m["states"][:, bn.INDEX[node]], p)

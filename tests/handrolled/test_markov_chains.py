@@ -233,3 +233,37 @@ def test_bad_simulation_arguments(kwargs, match):
     args = {"n_steps": 10, "start": 0, **kwargs}
     with pytest.raises(ValueError, match=match):
         mc.simulate_chain(mc.SEED_004_P, rng=np.random.default_rng(0), **args)
+
+
+# ------------------------------------------ irreducibility, periodicity, exact MH matrices
+
+
+def test_period_and_irreducibility():
+    assert mc.is_irreducible(mc.SEED_004_P) and mc.period(mc.SEED_004_P) == 1
+    flip = [[0, 1], [1, 0]]
+    assert mc.is_irreducible(flip) and mc.period(flip) == 2
+    cycle = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    assert mc.period(cycle) == 3
+    assert not mc.is_irreducible([[1, 0], [0.5, 0.5]])
+    with pytest.raises(ValueError):
+        mc.period([[1, 0], [0, 1]])
+
+
+def test_metropolis_hastings_matrix_exact_detailed_balance():
+    """Seed 003's target [0.5, 0.2, 0.3]: MH and seed 003's rule in detailed balance, 002's not."""
+    pi = mc.exact([0.5, 0.2, 0.3])
+    Q = mc.exact([[0.2, 0.5, 0.3], [0.4, 0.2, 0.4], [0.1, 0.6, 0.3]])
+    for rule in ("mh", "seed003"):
+        P = mc.metropolis_hastings_matrix(pi, Q, rule)
+        assert all(sum(row) == 1 for row in P)
+        assert mc.detailed_balance_holds(pi, P) and mc.stationary_exactly(pi, P)
+    mh = mc.metropolis_hastings_matrix(pi, Q, "mh")
+    seed003 = mc.metropolis_hastings_matrix(pi, Q, "seed003")
+    off = ~np.eye(3, dtype=bool)
+    assert (mh[off] >= seed003[off]).all()  # the min form accepts at least as often
+    seed002 = mc.metropolis_hastings_matrix(pi, Q, "seed002")
+    assert not mc.stationary_exactly(pi, seed002)
+    floats = mc.metropolis_hastings_matrix(np.array([0.5, 0.2, 0.3]), Q.astype(float), "mh")
+    assert np.allclose(floats, mh.astype(float))
+    with pytest.raises(ValueError):
+        mc.metropolis_hastings_matrix(pi, Q, "other")

@@ -1,0 +1,36 @@
+"""The exercise checkers of the notebooks: silent on no answer, right and wrong told apart."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+SPEC = importlib.util.spec_from_file_location(
+    "_exercises", Path(__file__).resolve().parents[2] / "notebooks" / "_exercises.py"
+)
+ex = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(ex)
+
+
+def test_unanswered_gives_nothing_away(capsys):
+    assert ex.check_number(None, 0.25, why="SECRET") is None
+    assert ex.check_choice(None, "b", {"a": "SECRET", "b": "SECRET"}) is None
+    assert "SECRET" not in capsys.readouterr().out
+
+
+def test_check_number_tolerances(capsys):
+    assert ex.check_number(0.25, 0.25)
+    assert ex.check_number(0.26, 0.25, rel=0.05)
+    assert not ex.check_number(0.3, 0.25, rel=0.05, hint="HINT")
+    assert "HINT" in capsys.readouterr().out
+    assert ex.check_number(2, 2, rel=0)
+    assert ex.check_number(523, 522, rel=0, absolute=1.5)
+    assert not ex.check_number("two", 2)
+
+
+def test_check_choice(capsys):
+    explanations = {"a": "why a", "b": "why b"}
+    assert ex.check_choice(" B ", "b", explanations)
+    assert not ex.check_choice("a", "b", explanations)
+    assert "why a" in capsys.readouterr().out
+    assert not ex.check_choice("z", "b", explanations)
