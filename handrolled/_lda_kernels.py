@@ -46,7 +46,7 @@ BLOCK = 8
 """Topics per block in :func:`sweep_fast`'s two-level search."""
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def initial_counts(words, offsets, z, n_mk, n_kv, n_k):
     """Fill the count arrays from topic assignments (the seed's step 2).
 
@@ -205,7 +205,7 @@ def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta,
             inv_denominator[k] = 1.0 / (n_k[k] + vbeta)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def log_joint(n_mk, n_kv, n_k, alpha, beta):
     r"""Return :math:`\log p(w, z \mid \alpha, \beta)`, the collapsed joint of seed 002.
 
@@ -245,7 +245,7 @@ def log_joint(n_mk, n_kv, n_k, alpha, beta):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_topic_lists(n_vk, nz_topics, nz_len, nz_pos):
     """Index the non-zero topics of every word, for :func:`sweep_sparse`.
 
