@@ -27,6 +27,7 @@ Usage::
                                         [--iterations 100] [--repeats 3]
                                         [--alpha 0.1] [--beta 0.01]
                                         [--dense-max-k 100] [--peers tomotopy lda]
+                                        [--kernels sparse fast plain]
                                         [--clock wall|cpu] [--json FILE]
 
 The dense hand-rolled sweeps (``fast``, ``plain``) cost O(K) per token and run
@@ -285,6 +286,7 @@ def measure(
     beta: float,
     dense_max_k: int = 100,
     peers: Sequence[str] = PEERS,
+    kernels: Sequence[str] = tuple(KERNELS.values()),
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Time every sampler on the corpus ``X`` for each K; print the table as it goes.
@@ -305,6 +307,8 @@ def measure(
         The dense sweeps (``fast``, ``plain``, O(K) per token) run up to this K.
     peers : sequence of str
         Which of :data:`PEERS` to run.
+    kernels : sequence of str
+        Which hand-rolled sweeps to run (``sparse``, ``fast``, ``plain``).
     say : callable
         Receives the lines of the printed table.
 
@@ -331,6 +335,7 @@ def measure(
             docs, V, K, alpha, beta, kernel, iterations, s
         )
         for label, kernel in KERNELS.items()
+        if kernel in kernels
     }
     not_installed = []
     if "lda" in peers:
@@ -447,6 +452,9 @@ def main(argv=None) -> int:
     parser.add_argument("--beta", type=float, default=0.01)
     parser.add_argument("--dense-max-k", type=int, default=100)
     parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS))
+    parser.add_argument(
+        "--kernels", nargs="+", choices=tuple(KERNELS.values()), default=list(KERNELS.values())
+    )
     parser.add_argument("--clock", choices=tuple(CLOCKS), default="wall")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the results here")
     args = parser.parse_args(argv)
@@ -473,6 +481,7 @@ def main(argv=None) -> int:
                 beta=args.beta,
                 dense_max_k=args.dense_max_k,
                 peers=args.peers,
+                kernels=args.kernels,
                 say=lambda line: print(line, flush=True),
             )
         )
