@@ -210,7 +210,7 @@ def test_lda_topic_distance_is_zero_for_relabelled_topics():
     from benchmarks import lda_throughput as lt
 
     phi = lt.topics_of(np.array([[5, 0, 1], [0, 4, 4], [2, 2, 0]]), 0.01)
-    assert lt.topic_distance(phi, phi[[2, 0, 1]]) == pytest.approx(0.0, abs=1e-12)
+    assert lt.topic_distance(phi, phi[[2, 0, 1]]) == pytest.approx(0.0, abs=1e-6)
     assert lt.topic_distance(phi, phi[:, ::-1]) > 0.1
 
 
