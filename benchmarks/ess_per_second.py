@@ -21,8 +21,9 @@ process's peak memory:
   ESS/s of the regression samplers and of NUTS as the number of data points N
   grows (data from :func:`pairdata.regression.synthetic_data`).
 - :func:`chain_scaling` (``chains``): wall time and ESS/s with 1 and 2 chains.
-  The hand-rolled samplers run their chains one after the other in one
-  process; nutpie runs them in parallel threads (``cores = chains``).
+  The LDA, bivariate-normal and regression samplers run their chains on
+  threads (``cores`` every available core), the others one after the other;
+  nutpie runs them in parallel threads (``cores = chains``).
 
 Memory: Linux keeps a process's peak resident set size (``VmHWM``) and lets
 the process reset it (write ``5`` to ``/proc/self/clear_refs``), so

@@ -288,37 +288,96 @@ def _validate(args) -> int:
 
 
 def _report(args) -> int:
+    """Run every registered pair, on up to as many worker processes as there are cores.
+
+    Each pair runs and writes its pages in one worker (:func:`_report_pair`),
+    with the same seed and settings as alone, so its results do not depend on
+    the workers; its checks summary is printed here, in registry order. The
+    pairs are handed out longest first (the registry lists LDA, whose PyMC
+    twin is most of the report's time, last), so that the other pairs fill the
+    other cores meanwhile.
+    """
     from comparisons.files import writable_dir
     from comparisons.registry import PAIRS
-    from comparisons.report import index_entry, write_index
+    from comparisons.report import write_index
+    from handrolled._common import available_cores
 
     writable_dir(args.out)
-    entries, worst = [], EXIT_AGREE
-    for pair in PAIRS:
-        start = time.perf_counter()
+    pairs = list(PAIRS)
+    workers = min(available_cores(), len(pairs))
+    done: dict[int, tuple[dict, str]] = {}
+    if workers <= 1:
+        for i, pair in enumerate(pairs):
+            done[i] = _report_pair(pair, args)
+            print(done[i][1], end="", flush=True)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker)
         try:
-            result = _run(pair, args)
-        except Exception as exc:  # one broken pair must not hide the others
-            print(f"mcmc-pairs: error in pair {pair.name}: {one_line(exc)}", file=sys.stderr)
-            entries.append(
-                {
-                    "name": pair.name,
-                    "title": pair.title,
-                    "verdict": "error",
-                    "seconds": time.perf_counter() - start,
-                    "error": one_line(exc),
-                }
-            )
-            worst = EXIT_DISAGREE
-            continue
-        _write(result, args.out)
-        _print_summary(result)
-        entries.append(index_entry(result, time.perf_counter() - start))
-        if result.verdict != "agree":
-            worst = EXIT_DISAGREE
+            futures = {
+                i: pool.submit(_report_pair, pairs[i], args) for i in reversed(range(len(pairs)))
+            }
+            for i, pair in enumerate(pairs):
+                try:
+                    done[i] = futures[i].result()
+                except Exception as exc:  # the worker itself died
+                    done[i] = _error_entry(pair, 0.0, exc), ""
+                print(done[i][1], end="", flush=True)
+        except BaseException:  # Ctrl-C, SIGTERM: the workers end as this process does
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()  # SIGTERM: a worker removes what it was writing (_worker)
+            raise
+        pool.shutdown()
+    entries = [done[i][0] for i in range(len(pairs))]
+    worst = max((EXIT_AGREE if e["verdict"] == "agree" else EXIT_DISAGREE) for e in entries)
     index = write_index(entries, args.out)
     print(f"wrote {index}")
     return worst
+
+
+def _worker() -> None:
+    """Set up a ``report`` worker: SIGTERM ends it like Ctrl-C, nothing left half-written."""
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _report_pair(pair, args) -> tuple[dict, str]:
+    """Run one pair of ``report`` and write its pages: (its index entry, its printed summary).
+
+    A failing pair becomes an entry with verdict ``"error"`` (one broken pair must
+    not hide the others), its message on stderr.
+    """
+    import contextlib
+    import io
+
+    from comparisons.report import index_entry
+
+    start = time.perf_counter()
+    try:
+        result = _run(pair, args)
+    except Exception as exc:
+        print(f"mcmc-pairs: error in pair {pair.name}: {one_line(exc)}", file=sys.stderr)
+        return _error_entry(pair, time.perf_counter() - start, exc), ""
+    seconds = time.perf_counter() - start
+    _write(result, args.out)
+    summary = io.StringIO()
+    with contextlib.redirect_stdout(summary):
+        _print_summary(result)
+    return index_entry(result, seconds), summary.getvalue()
+
+
+def _error_entry(pair, seconds: float, exc: BaseException) -> dict:
+    """Return the index entry of a pair whose run failed."""
+    return {
+        "name": pair.name,
+        "title": pair.title,
+        "verdict": "error",
+        "seconds": seconds,
+        "error": one_line(exc),
+    }
 
 
 if __name__ == "__main__":

@@ -49,14 +49,27 @@ Generator (a valid Markov continuation), tested as such; their docstrings say so
 :func:`resume_state` reads a state (``None`` for a fresh start) and
 :func:`save_state` writes one; :func:`chain_streams` returns the per-chain
 Generators, fresh or resumed.
+
+Chains in parallel
+------------------
+:func:`map_chains` runs the chains of one call on threads, one chain per task,
+when their compiled kernels release the GIL (``@njit(nogil=True)``). A chain
+reads only its own Generator and writes only its own slice of the output, so
+the draws are the same bit for bit on one thread or many; the samplers that
+use it take ``cores`` (default: every core this process may run on,
+:func:`available_cores`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping
+import os
+from collections.abc import Callable, Iterable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+
+from pairdata.checks import check_integer
 
 
 def chain_rngs(random_seed: int | None, chains: int) -> list[np.random.Generator]:
@@ -155,3 +168,46 @@ def chain_streams(
     if resumed is None:
         return chain_rngs(random_seed, chains)
     return list(resumed["rngs"])
+
+
+def available_cores() -> int:
+    """Return how many processors this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def map_chains(run: Callable[[int], Any], chains: int, cores: int | None = None) -> list[Any]:
+    """Return ``[run(0), ..., run(chains - 1)]``, the chains run on up to ``cores`` threads.
+
+    ``run(c)`` must touch only chain ``c``'s Generator and output, so that the
+    results do not depend on ``cores`` or on the order the threads run in; it
+    gains from threads only where its compiled kernels release the GIL.
+
+    Parameters
+    ----------
+    run : callable
+        ``run(c)`` runs chain ``c`` and returns what the sampler keeps of it.
+    chains : int
+        Number of chains.
+    cores : int or None
+        Threads at most; ``None`` is :func:`available_cores`, 1 runs the
+        chains one after the other in this thread.
+
+    Returns
+    -------
+    list
+        ``run(c)`` for every chain, in chain order.
+
+    Raises
+    ------
+    ValueError
+        If ``cores`` is not an integer >= 1; whatever a chain raises.
+    """
+    workers = available_cores() if cores is None else check_integer("cores", cores, 1)
+    workers = min(workers, chains)
+    if workers <= 1:
+        return [run(c) for c in range(chains)]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chain") as pool:
+        return list(pool.map(run, range(chains)))

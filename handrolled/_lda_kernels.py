@@ -24,11 +24,13 @@ Three sweeps implement it, each fed one pre-drawn uniform per token:
   the K unnormalised probabilities, draw by inversion of the cumulative sum,
   increment). It uses no fast-math, so the plain-NumPy sweep
   :func:`handrolled.lda.gibbs_sweep` reproduces it bit for bit.
-- :func:`sweep_fast` draws from the same conditional, faster: word-major counts
-  ``n_vk`` (V, K) so that a token reads one contiguous row, the reciprocals
-  ``1 / (n_k + V beta)`` cached and updated only for the two topics that change,
-  vectorised products, and a two-level search (blocks of :data:`BLOCK` topics,
-  then inside one block).
+- :func:`sweep_fast` draws from the same conditional, faster, for small K:
+  word-major counts ``n_vk`` (V, K) so that a token reads one contiguous row,
+  the document's factors ``(n_mk + alpha) / (n_k + V beta)`` cached and updated
+  only for the topics that change, the K products and their total without a
+  running sum (vectorised), and the inversion searching the token's old topic
+  first, so that a token that keeps its topic (most of them, once the chain
+  has mixed) costs no search and changes no count.
 - :func:`sweep_sparse` is SparseLDA: the conditional split into a smoothing, a
   document and a word bucket, so a token costs the number of topics its
   document and its word use rather than K; a token that draws its old topic
@@ -42,11 +44,8 @@ import math
 import numpy as np
 from numba import njit
 
-BLOCK = 8
-"""Topics per block in :func:`sweep_fast`'s two-level search."""
 
-
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def initial_counts(words, offsets, z, n_mk, n_kv, n_k):
     """Fill the count arrays from topic assignments (the seed's step 2).
 
@@ -147,7 +146,18 @@ def sweep_plain(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
 
 @njit(cache=True, nogil=True, fastmath=True)
 def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, u):
-    """One sweep from the same full conditional as :func:`sweep_plain`, faster.
+    r"""One sweep from the same full conditional as :func:`sweep_plain`, faster for small K.
+
+    For document :math:`m` the factors :math:`c_k = (n_{mk} + \alpha) / (n_k + V\beta)`
+    are kept in ``coef``; a token of word :math:`v` weighs topic :math:`k` by
+    :math:`p_k = c_k (n_{kv} + \beta)`, the conditional of :func:`sweep_plain`.
+    The inversion takes the categories in the order old topic first, then the
+    others in index order: ``new = old`` when ``u * sum(p) < p[old]``, else the
+    first other topic whose running sum (after ``p[old]``) exceeds the rest.
+    The order depends on the state, not on ``u``, so the draw is exact. A token
+    that keeps its topic is put back without touching ``n_k``; the caches
+    ``1 / (n_k + V beta)`` (``inv_denominator``) and ``1 / (n_k - 1 + V beta)``
+    change only for the two topics of a token that moves.
 
     Parameters
     ----------
@@ -167,45 +177,59 @@ def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta,
     """
     K = n_k.shape[0]
     vbeta = n_vk.shape[0] * beta
-    n_blocks = (K + BLOCK - 1) // BLOCK
-    p = np.zeros(n_blocks * BLOCK)
-    block = np.empty(n_blocks)
+    coef = np.empty(K)
+    p = np.empty(K)
+    inv_removed = np.zeros(K)  # 1 / (n_k - 1 + V beta): the denominator without one token
+    for k in range(K):
+        if n_k[k] > 0:
+            inv_removed[k] = 1.0 / (n_k[k] - 1 + vbeta)
     for m in range(offsets.shape[0] - 1):
         doc = n_mk[m]
+        for k in range(K):
+            coef[k] = (doc[k] + alpha) * inv_denominator[k]
         for i in range(offsets[m], offsets[m + 1]):
             row = n_vk[words[i]]
-            k = z[i]
-            doc[k] -= 1
-            row[k] -= 1
-            n_k[k] -= 1
-            inv_denominator[k] = 1.0 / (n_k[k] + vbeta)
-            for j in range(K):
-                p[j] = (doc[j] + alpha) * (row[j] + beta) * inv_denominator[j]
+            old = z[i]
+            # take the token out of what the conditional reads
+            coef_kept = coef[old]
+            doc[old] -= 1
+            row[old] -= 1
+            coef[old] = (doc[old] + alpha) * inv_removed[old]
             total = 0.0
-            for b in range(n_blocks):
-                s = 0.0
-                for j in range(b * BLOCK, (b + 1) * BLOCK):
-                    s += p[j]
-                block[b] = s
-                total += s
+            for k in range(K):
+                w = coef[k] * (row[k] + beta)
+                p[k] = w
+                total += w
             target = u[i] * total
-            b = 0
-            while b < n_blocks - 1 and block[b] <= target:
-                target -= block[b]
-                b += 1
-            k = b * BLOCK
-            last = min(K, (b + 1) * BLOCK) - 1
-            while k < last and p[k] <= target:
-                target -= p[k]
-                k += 1
-            z[i] = k
-            doc[k] += 1
-            row[k] += 1
-            n_k[k] += 1
-            inv_denominator[k] = 1.0 / (n_k[k] + vbeta)
+            new = old
+            if target >= p[old]:  # not the old topic: the others, in index order
+                target -= p[old]
+                for k in range(K):
+                    if k == old:
+                        continue
+                    new = k
+                    if target < p[k]:
+                        break
+                    target -= p[k]
+            if new == old:  # put the token back where it was
+                doc[old] += 1
+                row[old] += 1
+                coef[old] = coef_kept
+                continue
+            z[i] = new
+            n_k[old] -= 1
+            inv_denominator[old] = inv_removed[old]
+            inv_removed[old] = 1.0 / (n_k[old] - 1 + vbeta) if n_k[old] > 0 else 0.0
+            inv_removed[new] = inv_denominator[new]
+            n_k[new] += 1
+            doc[new] += 1
+            row[new] += 1
+            inv = 1.0 / (n_k[new] + vbeta)
+            inv_denominator[new] = inv
+            coef[new] = (doc[new] + alpha) * inv
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def log_joint(n_mk, n_kv, n_k, alpha, beta):
     r"""Return :math:`\log p(w, z \mid \alpha, \beta)`, the collapsed joint of seed 002.
 
@@ -245,7 +269,7 @@ def log_joint(n_mk, n_kv, n_k, alpha, beta):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_topic_lists(n_vk, nz_topics, nz_len, nz_pos):
     """Index the non-zero topics of every word, for :func:`sweep_sparse`.
 

@@ -43,7 +43,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import chain_streams, resume_state, save_state
+from handrolled._common import chain_streams, map_chains, resume_state, save_state
 from pairdata.bivariate_normal import validate_data
 from pairdata.checks import check_sampler_args
 
@@ -197,7 +197,7 @@ def gibbs_sweep(x2, mu, sigma, rho, z):
     return x1, x2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def gibbs_kernel(x2, normals, mu, sigma, rho, tune, out):
     r"""Run one chain of :func:`gibbs_sweep` (compiled), the same bit for bit.
 
@@ -237,6 +237,7 @@ def sample(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
+    cores: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Sample the bivariate normal by systematic-scan Gibbs.
 
@@ -258,6 +259,10 @@ def sample(
         :math:`x_1`), and ``rngs``. A continuation draws the next
         ``(tune + draws, 2)`` normals of each chain's stream, so two calls give
         the draws of one longer call bit for bit.
+    cores : int or None
+        Chains run in parallel on up to this many threads (default: every
+        available core, :func:`handrolled._common.map_chains`); the draws are
+        the same bit for bit whatever ``cores`` is.
 
     Returns
     -------
@@ -269,12 +274,16 @@ def sample(
     resumed = resume_state(state, SAMPLER, chains, ("x2", "rngs"))
     rngs = chain_streams(random_seed, chains, resumed)
     x = np.empty((chains, draws, 2))
-    for chain, rng in enumerate(rngs):
+
+    def run(chain: int) -> None:
+        rng = rngs[chain]
         if resumed is None:
             x2_start = d["mu"][1] + OVERDISPERSION * d["sigma"][1] * rng.standard_normal()
         else:
             x2_start = float(resumed["x2"][chain])
         normals = rng.standard_normal((tune + draws, 2))
         gibbs_kernel(x2_start, normals, d["mu"], d["sigma"], d["rho"], tune, x[chain])
+
+    map_chains(run, chains, cores)
     save_state(state, SAMPLER, chains, x2=x[:, -1, 1].copy(), rngs=rngs)
     return {"x": x}

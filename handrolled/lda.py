@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from arviz_base import from_dict
 
-from handrolled._common import chain_streams, resume_state, save_state
+from handrolled._common import chain_streams, map_chains, resume_state, save_state
 from handrolled._lda_kernels import (
     build_topic_lists,
     initial_counts,
@@ -467,6 +467,7 @@ def sample(
     var_names: Sequence[str] = VARIABLES,
     max_bytes: int = MAX_BYTES,
     state: dict | None = None,
+    cores: int | None = None,
 ):
     r"""Sample LDA's posterior by collapsed Gibbs, drawing theta and phi at kept sweeps.
 
@@ -497,6 +498,11 @@ def sample(
         rather than rebuilt. Two calls give the draws and ``log_joint_per_token``
         of one longer call bit for bit (with the same ``thin`` and
         ``var_names``). A state is tied to its ``kernel``.
+    cores : int or None
+        Chains run in parallel on up to this many threads (default: every
+        available core; :func:`handrolled._common.map_chains`). Each chain has
+        its own streams and counts, so the draws are the same bit for bit
+        whatever ``cores`` is.
 
     Returns
     -------
@@ -521,25 +527,28 @@ def sample(
     sampler = _sampler_name(kernel)
     resumed = resume_state(state, sampler, chains, ("chain_states",))
     if resumed is None:
-        rngs, chain_states = chain_streams(random_seed, chains, None), [None] * chains
+        rngs, starts = chain_streams(random_seed, chains, None), [None] * chains
     else:
-        rngs, chain_states = [None] * chains, list(resumed["chain_states"])
-        if any(len(chain["z"]) != d["N"] for chain in chain_states):
+        rngs, starts = [None] * chains, list(resumed["chain_states"])
+        if any(len(chain["z"]) != d["N"] for chain in starts):
             raise ValueError(f"state holds topics for another corpus than the {d['N']} tokens")
     posterior = {n: np.empty((chains, draws, *shapes[n])) for n in names}
     stat = np.empty((chains, draws))
-    for c, rng in enumerate(rngs):
-        chain_states[c] = run_chain(
+
+    def run(c: int) -> dict:
+        return run_chain(
             d,
-            rng,
+            rngs[c],
             draws=draws,
             tune=tune,
             thin=thin,
             kernel=kernel,
             out={n: a[c] for n, a in posterior.items()},
             log_joint_out=stat[c],
-            chain=chain_states[c],
+            chain=starts[c],
         )
+
+    chain_states = map_chains(run, chains, cores)
     save_state(state, sampler, chains, chain_states=chain_states)
     return from_dict({"posterior": posterior, "sample_stats": {"log_joint_per_token": stat}})
 

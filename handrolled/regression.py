@@ -47,7 +47,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import chain_streams, resume_state, save_state
+from handrolled._common import chain_streams, map_chains, resume_state, save_state
 from pairdata.checks import check_sampler_args
 from pairdata.regression import validate_data
 
@@ -437,7 +437,7 @@ def blocked_sweep(state, stats, m0, m1, epsilon, z, g):
     return beta0, beta1, sigma2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
     """Run :func:`gibbs_sweep` ``T`` times (compiled), the same bit for bit.
 
@@ -471,7 +471,7 @@ def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
     state[0], state[1], state[2] = beta0, beta1, sigma2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def blocked_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
     """Run :func:`blocked_sweep` ``T`` times (compiled), the same bit for bit.
 
@@ -582,7 +582,7 @@ def initial_point(stats: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _run(
-    kernel, data, draws, tune, chains, random_seed, thin, state, sampler
+    kernel, data, draws, tune, chains, random_seed, thin, state, sampler, cores=None
 ) -> dict[str, np.ndarray]:
     data = validate_data(data)
     stats = sufficient_statistics(data["height"], data["weight"])
@@ -593,7 +593,9 @@ def _run(
     points = np.empty((chains, 3))
     out = np.empty((chains, draws, 3))
     per_chunk = max(1, _CHUNK_SWEEPS // thin)
-    for chain, rng in enumerate(rngs):
+
+    def run(chain: int) -> None:  # chain ``chain`` alone: its stream, its rows of out
+        rng = rngs[chain]
         if resumed is None:
             point = initial_point(stats, rng)
         else:
@@ -608,6 +610,8 @@ def _run(
                 kernel(stats, m0, m1, epsilon, point, normals, gammas, thin, target)
                 done += k
         points[chain] = point
+
+    map_chains(run, chains, cores)
     save_state(state, sampler, chains, point=points, rngs=rngs)
     return {name: np.ascontiguousarray(out[..., i]) for i, name in enumerate(VARIABLES)}
 
@@ -621,6 +625,7 @@ def sample(
     random_seed: int | None,
     thin: int | None = None,
     state: dict | None = None,
+    cores: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Sample the posterior with the seed's one-at-a-time Gibbs sampler.
 
@@ -655,6 +660,10 @@ def sample(
         all its normals and then all its gammas, so a run of ``a`` draws does
         not use the first gammas of a run of ``a + b``; no continuation could
         match without changing every run's draws.
+    cores : int or None
+        Chains run in parallel on up to this many threads (default: every
+        available core, :func:`handrolled._common.map_chains`); the draws are
+        the same bit for bit whatever ``cores`` is.
 
     Returns
     -------
@@ -664,7 +673,7 @@ def sample(
     _check_settings(draws, tune, chains, random_seed, thin)
     data = validate_data(data)
     thin = default_thin(data) if thin is None else thin
-    return _run(gibbs_kernel, data, draws, tune, chains, random_seed, thin, state, SAMPLER)
+    return _run(gibbs_kernel, data, draws, tune, chains, random_seed, thin, state, SAMPLER, cores)
 
 
 def sample_blocked(
@@ -676,6 +685,7 @@ def sample_blocked(
     random_seed: int | None,
     thin: int = 1,
     state: dict | None = None,
+    cores: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Sample the posterior with blocked Gibbs: ``(beta0, beta1) | sigma2``, then ``sigma2``.
 
@@ -706,6 +716,10 @@ def sample_blocked(
         all its normals and then all its gammas, so a run of ``a`` draws does
         not use the first gammas of a run of ``a + b``; no continuation could
         match without changing every run's draws.
+    cores : int or None
+        Chains run in parallel on up to this many threads (default: every
+        available core, :func:`handrolled._common.map_chains`); the draws are
+        the same bit for bit whatever ``cores`` is.
 
     Returns
     -------
@@ -714,5 +728,5 @@ def sample_blocked(
     """
     _check_settings(draws, tune, chains, random_seed, thin)
     return _run(
-        blocked_kernel, data, draws, tune, chains, random_seed, thin, state, SAMPLER_BLOCKED
+        blocked_kernel, data, draws, tune, chains, random_seed, thin, state, SAMPLER_BLOCKED, cores
     )

@@ -10,8 +10,13 @@ for document :math:`m` with word counts :math:`n_{mw}`,
 
 a continuous likelihood NUTS can sample, with ``theta`` (D, K) and ``phi``
 (K, V) Dirichlet as in the seeds. (The word order inside a document carries no
-information, so the counts are all the likelihood needs.) The cost per gradient
-is O(D K V): fine for the small bars corpus, slow for real corpora.
+information, so the counts are all the likelihood needs.) Two expressions of
+the same sum: over the observed (document, word) cells only, O(cells K) per
+gradient, for sparse corpora; or with the dense product ``theta @ phi`` (D, V),
+whose unobserved cells have count 0, when at least :data:`DENSE_FILL` of the
+cells are observed. On the bars corpus (55 % of the cells) the dense one
+samples about 1.4 times faster (nutpie, 4 x 3000 draws: 22-25 s against 34 s),
+with the same model and about the same steps per draw (70 against 68).
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ import pymc as pm
 import pytensor.tensor as pt
 
 from pairdata.lda import validate_data
+
+DENSE_FILL = 0.25
+"""Share of observed (document, word) cells from which the likelihood uses ``theta @ phi``."""
 
 
 def build_model(data: Mapping) -> pm.Model:
@@ -49,7 +57,9 @@ def build_model(data: Mapping) -> pm.Model:
     with pm.Model() as model:
         theta = pm.Dirichlet("theta", a=np.full((D, K), d["alpha"]))
         phi = pm.Dirichlet("phi", a=np.full((K, V), d["beta"]))
-        # Only the observed (document, word) cells enter the likelihood.
-        rate = pt.sum(theta[rows] * phi[:, cols].T, axis=1)
-        pm.Potential("loglik", pt.sum(counts[rows, cols] * pt.log(rate)))
+        if len(rows) >= DENSE_FILL * D * V:  # every cell, the unobserved ones with count 0
+            pm.Potential("loglik", pt.sum(counts * pt.log(pt.dot(theta, phi))))
+        else:  # only the observed (document, word) cells
+            rate = pt.sum(theta[rows] * phi[:, cols].T, axis=1)
+            pm.Potential("loglik", pt.sum(counts[rows, cols] * pt.log(rate)))
     return model

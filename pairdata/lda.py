@@ -155,14 +155,15 @@ def validate_data(data: Mapping) -> dict:
         if not np.issubdtype(arr.dtype, np.integer):
             if not np.issubdtype(arr.dtype, np.floating) or not np.all(arr == np.round(arr)):
                 raise ValueError(f"docs[{m}] must hold integer word ids, got {arr[:5]!r}...")
-        arr = arr.astype(np.int64)
-        bad = (arr < 0) | (arr >= V)
-        if bad.any():
-            raise ValueError(f"docs[{m}] has word id {int(arr[bad][0])} outside [0, V={V})")
-        docs.append(arr)
+        docs.append(arr.astype(np.int64))
     lengths = np.array([d.size for d in docs], dtype=np.int64)
     offsets = np.zeros(len(docs) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
+    words = np.concatenate(docs)
+    bad = np.flatnonzero((words < 0) | (words >= V))  # one pass over the corpus, not per document
+    if bad.size:
+        m = int(np.searchsorted(offsets, bad[0], side="right")) - 1
+        raise ValueError(f"docs[{m}] has word id {int(words[bad[0]])} outside [0, V={V})")
     out = dict(data)
     out.update(
         docs=docs,
@@ -170,7 +171,7 @@ def validate_data(data: Mapping) -> dict:
         K=K,
         alpha=alpha,
         beta=beta,
-        words=np.concatenate(docs).astype(np.int32),
+        words=words.astype(np.int32),
         offsets=offsets,
         D=len(docs),
         N=int(offsets[-1]),

@@ -196,3 +196,23 @@ def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references(
     z = z[z["tolerance"].notna()]
     table = resolution_table(result)
     assert table.max().max() == z["resolution"].max()
+
+
+@pytest.mark.slow  # two reports, each pair's PyMC model compiled in three processes: ~45 s
+def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeypatch):
+    """`report` on two workers: every pair's checks as on one, the index in registry order."""
+    import handrolled._common
+
+    pairs = tuple(registry.get_pair(name) for name in ("mh_beta", "bayes_net"))
+    monkeypatch.setattr(registry, "PAIRS", pairs)
+    outputs = {}
+    for cores in (1, 2):
+        monkeypatch.setattr(handrolled._common, "available_cores", lambda cores=cores: cores)
+        out = tmp_path / str(cores)
+        assert cli.main(["report", "--out", str(out)]) == 0
+        outputs[cores] = out
+    for pair in pairs:
+        one, two = (json.loads((outputs[c] / f"{pair.name}.json").read_text()) for c in (1, 2))
+        assert one["checks"] == two["checks"] and one["verdict"] == two["verdict"] == "agree"
+    index = (outputs[2] / "index.html").read_text()
+    assert index.index('href="mh_beta.html"') < index.index('href="bayes_net.html"')

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 from collections.abc import Mapping
 
 import numpy as np
@@ -288,3 +289,25 @@ def test_a_state_shares_no_memory_with_the_data_or_the_draws(pair, name, spec):
             assert not np.shares_memory(held, other)
     call(pair, spec, draws=SECOND, tune=0, data=data, state=state)
     assert_unchanged(before, data)
+
+
+THREADED = [
+    (pair, name, spec)
+    for pair, name, spec in VARIANTS
+    if "cores" in inspect.signature(sampler_of(spec)).parameters
+]
+
+
+@pytest.mark.parametrize(
+    ("pair", "name", "spec"), THREADED, ids=[f"{p.name}:{n}" for p, n, _ in THREADED]
+)
+def test_chains_on_threads_give_the_sequential_draws_bit_for_bit(pair, name, spec):
+    """A sampler that runs its chains on threads (``cores``) draws the same on 1 or 4."""
+    data = pair.load_data()
+    sampler = sampler_of(spec)
+    runs = [
+        posterior(sampler(data, draws=DRAWS, tune=TUNE, chains=4, random_seed=SEED, cores=cores))
+        for cores in (1, 4)
+    ]
+    for var, values in runs[0].items():
+        np.testing.assert_array_equal(runs[1][var], values)

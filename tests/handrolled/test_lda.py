@@ -318,6 +318,30 @@ def test_continued_thinned_chains_are_one_long_run(kernel):
         np.testing.assert_array_equal(chain["n_k"], n_k)
 
 
+@pytest.mark.parametrize("kernel", L.KERNELS)
+def test_chains_on_threads_are_the_sequential_chains_bit_for_bit(kernel):
+    """Chains run on 1, 2 or 4 threads, fresh and continued: the same draws."""
+    d = lda_data.default_data()
+    options = {"kernel": kernel, "chains": 4, "random_seed": 9, "thin": 2}
+    runs = []
+    for cores in (1, 2, 4):
+        state = {}
+        first = L.sample(d, draws=3, tune=2, state=state, cores=cores, **options)
+        more = L.sample(d, draws=2, tune=0, state=state, cores=cores, **options)
+        runs.append((first, more))
+    for first, more in runs[1:]:
+        for tree, expected in ((first, runs[0][0]), (more, runs[0][1])):
+            for group, name in (
+                ("posterior", "theta"),
+                ("posterior", "phi"),
+                ("sample_stats", "log_joint_per_token"),
+            ):
+                got, want = tree[group][name].values, expected[group][name].values
+                np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="cores"):
+        L.sample(d, draws=1, tune=0, chains=2, random_seed=1, cores=0)
+
+
 def test_a_state_of_another_kernel_or_corpus_is_refused():
     d = lda_data.default_data()
     state = {}

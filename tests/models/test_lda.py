@@ -16,6 +16,7 @@ from comparisons.pairs.lda import (
     word_counts,
 )
 from handrolled import lda as L
+from models import lda as models_lda
 from models.lda import build_model
 from pairdata import lda as lda_data
 
@@ -36,7 +37,10 @@ def test_free_variables_match_the_handrolled_names_and_shapes():
     assert len(point) == 2
 
 
-def test_logp_is_dirichlet_priors_plus_marginal_likelihood():
+@pytest.mark.parametrize("dense_fill", [0.0, 1.1], ids=["dense", "observed cells"])
+def test_logp_is_dirichlet_priors_plus_marginal_likelihood(dense_fill, monkeypatch):
+    """Both expressions of the likelihood (theta @ phi, or the observed cells only)."""
+    monkeypatch.setattr(models_lda, "DENSE_FILL", dense_fill)
     d = tiny_data()
     model = build_model(d)
     rng = np.random.default_rng(0)
