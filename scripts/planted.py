@@ -18,9 +18,9 @@ draws for the dependence (its sd is fixed by its mean); ``lda`` moves mass from
 deviations by ``1 - s``, giving the difference to ``theta[0, 1]``, for the sd
 (the simplex is kept either way), after relabelling every chain's topics to
 chain 0's (:func:`align_chains`); no plant changes a correlation of simplex
-components while keeping both marginals and the simplex, so LDA's is n/a. Posterior mean and sd
-come from the pair's exact reference where it has the component, else from the
-wrapped sampler's own draws; correlations from the draws.
+components while keeping both marginals and the simplex, so LDA's is n/a.
+Posterior mean and sd come from the pair's exact reference where it has the
+component, else from the wrapped sampler's own draws; correlations from the draws.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ executing anything. Exit status 0 on success, 1 when a notebook fails.
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import hashlib
 import html
@@ -47,6 +48,10 @@ from PIL import Image
 from pygments.formatters import HtmlFormatter
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from comparisons.files import write_atomic  # noqa: E402
+
 NOTEBOOK_DIR = ROOT / "notebooks"
 HTML_DIR = NOTEBOOK_DIR / "html"
 SMALL = {"draws": 200, "tune": 200, "chains": 2, "max_draws": 200}
@@ -83,16 +88,27 @@ def tidy_outputs(nb) -> None:
                 output["data"]["image/png"] = compress_png(output["data"]["image/png"])
 
 
+def inject_small_settings(nb) -> int:
+    """Insert :data:`SMALL` after the ``parameters`` cell (papermill's way); return its index.
+
+    Only the names that the parameters cell assigns are set, in a cell tagged
+    ``injected-parameters``.
+    """
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    tree = ast.parse(cell.source)
+    names = {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets}
+    injected = "\n".join(f"{k} = {v!r}" for k, v in SMALL.items() if k in names)
+    position = nb.cells.index(cell) + 1
+    metadata = {"tags": ["injected-parameters"]}
+    nb.cells.insert(position, nbformat.v4.new_code_cell(injected, metadata=metadata))
+    return position
+
+
 def execute(path: Path, small: bool) -> nbformat.NotebookNode:
     """Run one notebook from its .py source; return the executed notebook."""
     nb = jupytext.read(path)
     digest = source_hash(nb)
-    position = None
-    if small:
-        cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-        injected = "\n".join(f"{k} = {v!r}" for k, v in SMALL.items() if k in cell.source)
-        position = nb.cells.index(cell) + 1
-        nb.cells.insert(position, nbformat.v4.new_code_cell(injected))
+    position = inject_small_settings(nb) if small else None
     client = NotebookClient(
         nb, timeout=7200, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
     )
@@ -238,20 +254,24 @@ def main(argv: list[str]) -> int:
                 nb = nbformat.read(path.with_suffix(".ipynb"), as_version=4)
             else:
                 nb = execute(path, args.small)
-                nbformat.write(nb, path.with_suffix(".ipynb"))
+                text = nbformat.writes(nb)
+                text += "" if text.endswith("\n") else "\n"  # as nbformat.write ends it
+                write_atomic(path.with_suffix(".ipynb"), text)
         except Exception as error:  # report and go on with the next notebook
             print(f"{path.stem}: FAILED: {str(error)[:2000]}", file=sys.stderr)
             failed += 1
             continue
-        (HTML_DIR / f"{path.stem}.html").write_text(render_html(nb, path.stem))
+        write_atomic(HTML_DIR / f"{path.stem}.html", render_html(nb, path.stem))
         seconds = time.perf_counter() - start
         size = path.with_suffix(".ipynb").stat().st_size / 1024
         print(f"{path.stem}: {seconds:.0f} s, ipynb {size:.0f} kB", flush=True)
-    (HTML_DIR / "glossary.html").write_text(
-        render_markdown_page(NOTEBOOK_DIR / "GLOSSARY.md", "Glossary 术语表")
+    write_atomic(
+        HTML_DIR / "glossary.html",
+        render_markdown_page(NOTEBOOK_DIR / "GLOSSARY.md", "Glossary 术语表"),
     )
-    (HTML_DIR / "index.html").write_text(
-        render_markdown_page(NOTEBOOK_DIR / "README.md", "mcmc-pairs teaching notebooks")
+    write_atomic(
+        HTML_DIR / "index.html",
+        render_markdown_page(NOTEBOOK_DIR / "README.md", "mcmc-pairs teaching notebooks"),
     )
     return 1 if failed else 0
 

@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+import arviz_base as azb
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -72,19 +73,13 @@ def z_scores(pair_name: str, variant: str, runs: int, seed: int) -> pd.DataFrame
             chains=settings["chains"],
             random_seed=seed + run,
         )
-        if isinstance(out, xr.DataTree):
-            posterior = out["posterior"].to_dataset()
-        else:
-            posterior = xr.Dataset({v: (_dims(v, out[v]), out[v]) for v in pair.variables})
+        tree = out if isinstance(out, xr.DataTree) else azb.from_dict({"posterior": out})
+        posterior = tree["posterior"].to_dataset()  # as the harness converts it
         components = agreement.scalar_components(posterior, pair.variables)
         summary = agreement.summarize(components)
         checks = agreement.z_checks({"side": summary}, [], reference)
         frames.append(checks[["quantity", "statistic", "z"]].assign(run=run))
     return pd.concat(frames, ignore_index=True).assign(sampler=f"{pair_name}:{variant}")
-
-
-def _dims(var: str, values) -> tuple[str, ...]:
-    return ("chain", "draw", *(f"{var}_dim_{i}" for i in range(np.ndim(values) - 2)))
 
 
 def tail_table(z: pd.DataFrame) -> pd.DataFrame:

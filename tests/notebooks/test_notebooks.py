@@ -19,6 +19,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from tests.notebooks import PUBLISH
+
 NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(p for p in NOTEBOOK_DIR.glob("*.py") if not p.name.startswith("_"))
 """The notebooks; ``_exercises.py`` is their helper module, not a notebook."""
@@ -31,8 +33,6 @@ EXPECTED = {
     "lda",
     "reading_a_verdict",
 }
-SMALL = {"draws": 200, "tune": 200, "chains": 2, "max_draws": 200}
-"""Tiny settings for the smoke run (the harness needs chains >= 2)."""
 
 
 def _ids(paths):
@@ -50,10 +50,6 @@ def _assigned_names(source: str) -> set[str]:
     return {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets}
 
 
-def _cells(nb) -> list[tuple[str, str, tuple[str, ...]]]:
-    return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", []))) for c in nb.cells]
-
-
 def test_every_example_has_a_notebook():
     assert EXPECTED <= {p.stem for p in NOTEBOOKS}
 
@@ -64,7 +60,7 @@ def test_paired_ipynb_is_in_sync(path):
     assert ipynb.exists(), f"{ipynb.name} is missing: run `jupytext --sync {path}`"
     text = jupytext.read(path)
     paired = nbformat.read(ipynb, as_version=4)
-    assert _cells(text) == _cells(paired), (
+    assert PUBLISH.cells_of(text) == PUBLISH.cells_of(paired), (
         f"{ipynb.name} differs from {path.name}: run `jupytext --sync {path}`"
     )
 
@@ -81,13 +77,7 @@ def test_parameters_cell_sets_draws_and_chains(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_notebook_executes_with_small_settings(path):
     nb = jupytext.read(path)
-    cell = _parameters_cell(nb)
-    names = _assigned_names(cell.source)
-    injected = "\n".join(f"{k} = {v!r}" for k, v in SMALL.items() if k in names)
-    position = nb.cells.index(cell) + 1
-    nb.cells.insert(
-        position, nbformat.v4.new_code_cell(injected, metadata={"tags": ["injected-parameters"]})
-    )
+    PUBLISH.inject_small_settings(nb)
     client = NotebookClient(
         nb,
         timeout=600,

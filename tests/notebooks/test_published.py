@@ -10,13 +10,14 @@ when a formula was left for a script to typeset. They read files only: cheap.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import jupytext
 import nbformat
 import pytest
+
+from tests.notebooks import PUBLISH
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -26,16 +27,6 @@ MAX_TOTAL_BYTES = 8_000_000
 """Budget for everything published (executed .ipynb and HTML), to keep the repository light."""
 
 
-def _publisher():
-    spec = importlib.util.spec_from_file_location(
-        "publish_notebooks", ROOT / "scripts" / "publish_notebooks.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PUBLISH = _publisher()
 STALE = "is stale against {}: run `make notebooks`"
 
 
