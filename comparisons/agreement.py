@@ -241,6 +241,111 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
     )
 
 
+PARALLEL_MIN_VALUES = 4_000_000
+"""Values (draws x quantities, all sides) from which :func:`summarize_sides` uses two processes."""
+
+
+def summarize_sides(
+    sides: Mapping[str, xr.DataArray], cores: int | None = None
+) -> dict[str, pd.DataFrame]:
+    """Return :func:`summarize` of every side, in a second process too when the draws are many.
+
+    ArviZ's diagnostics loop over quantities in Python, so a large posterior
+    (LDA: four sides of 718 quantities x 8,000 draws, about 5 s each) holds one
+    core. From :data:`PARALLEL_MIN_VALUES` values on, and with two cores or
+    more, the second half of the sides is summarised by a child interpreter
+    (``python -m comparisons.agreement``, so a caller's unguarded script is
+    never re-run) while this process summarises the first half. A summary is
+    the same function of the same draws wherever it runs, so the result is the
+    same bit for bit; if the child fails, its sides are summarised here.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+    cores : int or None
+        Cores to use (default: every core this process may run on); 1 never
+        starts a child.
+
+    Returns
+    -------
+    dict of str to DataFrame
+        :func:`summarize` per side, in the order of ``sides``.
+    """
+    from handrolled._common import available_cores
+
+    labels = list(sides)
+    cores = available_cores() if cores is None else cores
+    size = sum(da.size for da in sides.values())
+    if cores < 2 or len(labels) < 2 or size < PARALLEL_MIN_VALUES:
+        return {label: _summarize_quietly(sides[label]) for label in labels}
+    away = labels[len(labels) // 2 :]
+    with _SummaryChild({label: sides[label] for label in away}) as child:
+        done = {label: _summarize_quietly(sides[label]) for label in labels if label not in away}
+        done.update(child.result())
+    return {label: done[label] for label in labels}
+
+
+class _SummaryChild:
+    """A child interpreter summarising some sides (:func:`summarize_sides`): started on entry.
+
+    The sides travel through a temporary pickle file and the summaries come
+    back pickled on the child's stdout. :meth:`result` summarises them here
+    instead when the child failed; leaving the block kills a child still
+    running and removes the file.
+    """
+
+    def __init__(self, sides: Mapping[str, xr.DataArray]):
+        self.sides = dict(sides)
+
+    def __enter__(self) -> _SummaryChild:
+        import os
+        import pickle
+        import subprocess
+        import sys
+        import tempfile
+
+        fd, self.path = tempfile.mkstemp(prefix="mcmc-pairs-sides-", suffix=".pickle")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(self.sides, f, protocol=pickle.HIGHEST_PROTOCOL)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        path = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
+        env = {**os.environ, "PYTHONPATH": path}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "comparisons.agreement", self.path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        return self
+
+    def result(self) -> dict[str, pd.DataFrame]:
+        import pickle
+
+        out, _ = self.process.communicate()
+        if self.process.returncode == 0:
+            try:
+                return pickle.loads(out)
+            except Exception:  # a truncated or foreign stdout: summarise here
+                pass
+        return {label: _summarize_quietly(da) for label, da in self.sides.items()}
+
+    def __exit__(self, *exc) -> None:
+        import os
+
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.unlink(self.path)
+
+
+def _summarize_quietly(quantities: xr.DataArray) -> pd.DataFrame:
+    """:func:`summarize`, quiet: non-finite draws warn, and the support checks report them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return summarize(quantities)
+
+
 def z_checks(
     summaries: Mapping[str, pd.DataFrame],
     pairs: Sequence[tuple[str, str]],
@@ -636,10 +741,7 @@ def compare_draws(
             raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
     tolerances(tolerance)  # checks it
     chains = {da.sizes["chain"] for da in sides.values()}
-    with warnings.catch_warnings():
-        # Non-finite draws make NaN statistics; the support checks below report them.
-        warnings.simplefilter("ignore", RuntimeWarning)
-        summaries = {label: summarize(da) for label, da in sides.items()}
+    summaries = summarize_sides(sides)
     z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
     z_table = resolutions(z_table, tolerance, alpha_equivalence, means_only)
     draws = {label: da.sizes["draw"] for label, da in sides.items()}
@@ -775,3 +877,20 @@ def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) ->
             continue
         out[label] = verdict_of(checks[checks["side"].isin([label, reference])])
     return out
+
+
+def _child_main(path: str) -> None:
+    """Summarise the sides pickled at ``path``; write the summaries pickled to stdout."""
+    import pickle
+    import sys
+
+    with open(path, "rb") as f:
+        sides = pickle.load(f)
+    summaries = {label: _summarize_quietly(da) for label, da in sides.items()}
+    sys.stdout.buffer.write(pickle.dumps(summaries, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+if __name__ == "__main__":  # the child of summarize_sides
+    import sys
+
+    _child_main(sys.argv[1])

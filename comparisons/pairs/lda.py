@@ -122,10 +122,20 @@ def log_likelihood_per_token(theta: np.ndarray, phi: np.ndarray, counts: np.ndar
     ndarray, shape (...)
     """
     rows, cols = np.nonzero(counts)
-    rate = np.einsum(
-        "...dk,...dk->...d", theta[..., rows, :], np.swapaxes(phi, -1, -2)[..., cols, :]
-    )
-    return (np.log(rate) * counts[rows, cols]).sum(axis=-1) / counts.sum()
+    theta, phi = np.asarray(theta), np.asarray(phi)
+    batch = theta.shape[:-2]
+    theta = theta.reshape(-1, *theta.shape[-2:])
+    phi = np.swapaxes(phi.reshape(-1, *phi.shape[-2:]), -1, -2)
+    out = np.empty(len(theta))
+    step = max(1, LOGLIK_CHUNK_VALUES // max(1, len(rows) * theta.shape[-1]))
+    for s in range(0, len(theta), step):  # draws in chunks: the gathered cells stay small
+        rate = np.einsum("sdk,sdk->sd", theta[s : s + step, rows], phi[s : s + step, cols])
+        out[s : s + step] = (np.log(rate) * counts[rows, cols]).sum(axis=-1)
+    return out.reshape(batch) / counts.sum()
+
+
+LOGLIK_CHUNK_VALUES = 2**20
+"""Size of the (draw, cell, topic) arrays :func:`log_likelihood_per_token` gathers at once."""
 
 
 def word_counts(data: Mapping) -> np.ndarray:

@@ -320,3 +320,47 @@ def test_a_wrong_side_that_mixes_slowly_is_disagree_not_just_not_converged():
     assert not checks[checks["kind"] == "diagnostic"]["passed"].all()  # ESS gate fails
     assert checks["gross"].any()
     assert verdict == agreement.DISAGREE
+
+
+def test_summaries_in_a_second_process_are_the_same_bit_for_bit(monkeypatch):
+    """summarize_sides: half the sides in a child interpreter, the same frames as here."""
+    sides = {f"side{i}": quantities(gibbs(seed=20 + i, draws=300)) for i in range(3)}
+    here = {label: agreement.summarize(da) for label, da in sides.items()}
+    monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
+    calls = []
+    real = agreement._SummaryChild.__enter__
+
+    def enter(self):
+        calls.append(list(self.sides))
+        return real(self)
+
+    monkeypatch.setattr(agreement._SummaryChild, "__enter__", enter)
+    both = agreement.summarize_sides(sides, cores=2)
+    assert calls == [["side1", "side2"]]  # the second half went to the child
+    assert list(both) == list(sides)
+    for label in sides:
+        pd.testing.assert_frame_equal(both[label], here[label], check_exact=True)
+
+
+def test_a_failing_summary_child_is_replaced_by_this_process(monkeypatch, tmp_path):
+    """A child that cannot run (here: no interpreter) costs time, never the summaries."""
+    sides = {f"side{i}": quantities(gibbs(seed=30 + i, draws=200)) for i in range(2)}
+    monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
+    monkeypatch.setattr("sys.executable", "/bin/false")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    both = agreement.summarize_sides(sides, cores=2)
+    for label, da in sides.items():
+        pd.testing.assert_frame_equal(both[label], agreement.summarize(da), check_exact=True)
+    assert list(tmp_path.iterdir()) == []  # the pickle of the sides is removed
+
+
+def test_one_core_or_few_draws_summarise_here(monkeypatch):
+    sides = {f"side{i}": quantities(gibbs(seed=40 + i, draws=100)) for i in range(2)}
+
+    def no_child(self):
+        raise AssertionError("a child was started")
+
+    monkeypatch.setattr(agreement._SummaryChild, "__enter__", no_child)
+    agreement.summarize_sides(sides, cores=2)  # below PARALLEL_MIN_VALUES
+    monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
+    agreement.summarize_sides(sides, cores=1)

@@ -8,6 +8,7 @@ import pymc as pm
 import pytest
 from scipy import stats
 
+from comparisons.pairs import lda as lda_pair
 from comparisons.pairs.lda import (
     PAIR,
     align,
@@ -131,3 +132,22 @@ def test_pair_is_registered_with_alignment():
     assert PAIR.align is align
     assert PAIR.variables == ("theta", "phi")
     assert PAIR.model == "models.lda:build_model"
+
+
+def test_log_likelihood_in_chunks_of_draws_is_the_whole_computation(monkeypatch):
+    """Chunks of draws (down to one draw) give the formula's value, to rounding."""
+    rng = np.random.default_rng(3)
+    theta = rng.dirichlet(np.ones(6), size=(2, 7, 30))
+    phi = rng.dirichlet(np.ones(9), size=(2, 7, 6))
+    counts = word_counts(tiny_data())
+    rows, cols = np.nonzero(counts)
+    phi_t = np.swapaxes(phi, -1, -2)
+    rate = np.einsum("...dk,...dk->...d", theta[..., rows, :], phi_t[..., cols, :])
+    want = (np.log(rate) * counts[rows, cols]).sum(axis=-1) / counts.sum()
+    for chunk in (1, 5 * len(rows) * 6, 2**20):
+        monkeypatch.setattr(lda_pair, "LOGLIK_CHUNK_VALUES", chunk)
+        got = log_likelihood_per_token(theta, phi, counts)
+        assert got.shape == (2, 7)
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)
+    one = log_likelihood_per_token(theta[0, 0], phi[0, 0], counts)
+    assert one == pytest.approx(want[0, 0], rel=1e-13)
