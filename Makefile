@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: report test test-slow lint bench clean venv power notebooks check-report check-notebooks
+.PHONY: report test test-slow lint bench bench-report clean venv power notebooks check-report check-notebooks
 
 report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
@@ -54,6 +54,11 @@ check-report: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python -m benchmarks.run
+
+# `mcmc-pairs report` of this tree against the code before issue 17, runs in turn,
+# wall and CPU time and their ratio (BASELINE=<rev> to compare with another; ~10 min).
+bench-report: $(STAMP)
+	$(BIN)/python benchmarks/report_time.py $(if $(BASELINE),--baseline $(BASELINE))
 
 venv: $(STAMP)
 
