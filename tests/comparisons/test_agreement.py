@@ -160,8 +160,11 @@ def test_each_statistic_gets_its_own_degrees_of_freedom():
     dfs = [agreement.Z_DF[s] for s in ("mean", "q95", "q5")]
     expected = stats.t.isf(levels / 2, dfs)
     np.testing.assert_allclose(out["threshold"], expected)
-    row = agreement._z_row("a vs b", "x", "q95", 1.0, 0.0, 0.25)
-    assert row["p"] == pytest.approx(2 * stats.t.sf(4.0, agreement.Z_DF["q95"]))
+    assert agreement._z_row("a vs b", "x", "q95", 1.0, 0.0, 0.25)["z"] == 4.0
+    p = agreement.z_p_values(np.array([4.0, 4.0]), ["q95", "z(mean)"])
+    np.testing.assert_array_equal(
+        p, 2 * stats.t.sf(4.0, [agreement.Z_DF[s] for s in ("q95", "mean")])
+    )
 
 
 def test_holm_stops_at_the_first_acceptance():
@@ -172,8 +175,9 @@ def test_holm_stops_at_the_first_acceptance():
 def test_identical_degenerate_statistics_pass_and_unexplained_differences_fail():
     row_same = agreement._z_row("a vs b", "q", "q5", 0.0, 0.0, np.nan)
     row_diff = agreement._z_row("a vs b", "q", "q5", 0.0, 1.0, 0.0)
-    assert row_same["z"] == 0.0 and row_same["p"] == 1.0
-    assert row_diff["p"] == 0.0
+    p_same, p_diff = agreement.z_p_values([row_same["z"], row_diff["z"]], ["q5", "q5"])
+    assert row_same["z"] == 0.0 and p_same == 1.0
+    assert p_diff == 0.0
 
 
 def test_scalar_components_are_labelled_like_arviz():
