@@ -368,3 +368,26 @@ def test_one_core_or_few_draws_summarise_here(monkeypatch):
     agreement.summarize_sides(sides, cores=2)  # below PARALLEL_MIN_VALUES
     monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
     agreement.summarize_sides(sides, cores=1)
+
+
+def test_an_interrupted_summary_leaves_no_child_and_no_file(monkeypatch, tmp_path):
+    """Ctrl-C (or report's SIGTERM) while this process summarises: the child is killed."""
+    sides = {f"side{i}": quantities(gibbs(seed=50 + i, draws=200)) for i in range(2)}
+    monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    children = []
+    real = agreement._SummaryChild.__enter__
+
+    def enter(self):
+        children.append(real(self))
+        return children[-1]
+
+    def interrupted(da):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(agreement._SummaryChild, "__enter__", enter)
+    monkeypatch.setattr(agreement, "_summarize_quietly", interrupted)  # this process only
+    with pytest.raises(KeyboardInterrupt):
+        agreement.summarize_sides(sides, cores=2)
+    assert children and children[0].process.poll() is not None
+    assert list(tmp_path.iterdir()) == []
