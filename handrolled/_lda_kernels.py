@@ -263,7 +263,7 @@ BLOCKS_FROM = 64
 """From this many topics :func:`sweep_fast` searches by blocks of 8 (measured faster)."""
 
 
-@njit(cache=True, nogil=True, fastmath=True)
+@njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
 def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, stream):
     r"""One sweep from the same full conditional as :func:`sweep_plain`, faster for small K.
 
