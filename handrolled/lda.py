@@ -495,9 +495,11 @@ def sample(
         chain's draws do not depend on how many chains run.
     kernel : {"sparse", "fast", "plain"}
         ``"plain"`` is the seed's sweep (:func:`sweep_plain`), the teaching
-        version; ``"fast"`` the dense cached one (:func:`sweep_fast`);
-        ``"sparse"`` (default, the fastest) SparseLDA (:func:`sweep_sparse`). All
-        three draw from the same full conditional.
+        version; ``"fast"`` the dense cached one (:func:`sweep_fast`), the
+        fastest up to about K = 100; ``"sparse"`` (default) SparseLDA
+        (:func:`sweep_sparse`), the fastest above. All three draw from the
+        same full conditional; ``"fast"`` and ``"sparse"`` take their uniforms
+        from the chain's xoshiro256+ stream, ``"plain"`` from its Generator.
     thin : int
         Sweeps per kept draw; ``tune + draws * thin`` sweeps run in all.
     var_names : sequence of str

@@ -245,18 +245,21 @@ def test_block_search_is_the_first_running_sum_above_the_target(search, block, K
             want = int(np.searchsorted(cum, target, side="right"))
             assert find(p, target, full) == want
             assert find(p, target, 0) == want  # the plain walk
+            assert K_._count_search(p, target) == want
 
 
-def test_many_topics_blocked_searches_sample_exact_posterior_of_z():
-    """K = 70: the searches by blocks (sweep_fast from 64 topics, the dense word bucket).
+@pytest.mark.parametrize(("K", "kernels"), [(40, ("fast",)), (70, ("fast", "sparse-dense"))])
+def test_many_topics_searches_sample_exact_posterior_of_z(K, kernels):
+    """Many topics: sweep_fast's walk (K = 40), its and the dense word bucket's blocks (K = 70).
 
-    Two tokens of two words in one document, 4,900 states: the first token's topic
-    is uniform by symmetry (chi-square on 70 cells: a search that favours or skips
+    The tiny corpora above exercise sweep_fast's count search (below 32 topics).
+
+    Two tokens of two words in one document, K**2 states: the first token's topic
+    is uniform by symmetry (chi-square on K cells: a search that favours or skips
     a block or a block's tail fails), and both tokens share a topic with the
     exact probability (z-score on its Monte Carlo error).
     """
-    K = 70
-    assert K >= K_.BLOCKS_FROM
+    assert K_.COUNT_BELOW <= 40 < K_.BLOCKS_FROM <= 70
     d = L.validate_data({"docs": [np.array([0, 1])], "V": 2, "K": K, "alpha": ALPHA, "beta": BETA})
     same = np.array([a == b for a in range(K) for b in range(K)])
     logp = np.array(
@@ -270,7 +273,7 @@ def test_many_topics_blocked_searches_sample_exact_posterior_of_z():
     p_same = exact[same].sum() / exact.sum()
     rng = np.random.default_rng(11)
     replicates = 14_000
-    for kernel in ("fast", "sparse-dense"):
+    for kernel in kernels:
         first = np.zeros(K)
         n_same = 0
         for r in range(replicates):
