@@ -245,7 +245,7 @@ def test_block_search_is_the_first_running_sum_above_the_target(search, block, K
             want = int(np.searchsorted(cum, target, side="right"))
             assert find(p, target, full) == want
             assert find(p, target, 0) == want  # the plain walk
-            assert K_._count_search(p, target) == want
+            assert K_._count_search(p, target, full) == want
 
 
 @pytest.mark.parametrize(("K", "kernels"), [(40, ("fast",)), (70, ("fast", "sparse-dense"))])
@@ -335,7 +335,8 @@ def wrong_kernels(monkeypatch, **helpers):
     for name, helper in helpers.items():
         monkeypatch.setattr(K_, name, helper)
     return types.SimpleNamespace(
-        sweep_fast=K_.sweep_fast.py_func, sweep_sparse=K_.sweep_sparse.py_func
+        sweep_fast=K_._sweep_fast_counting.py_func,
+        sweep_sparse=K_.sweep_sparse.py_func,
     )
 
 
