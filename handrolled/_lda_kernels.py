@@ -564,7 +564,8 @@ def sweep_sparse(
         token, advanced in place.
     dense_from : int
         Words with more topics than this take the dense word bucket (0: every
-        word; K: none). :func:`handrolled.lda.sample` uses ``K // 4``.
+        word; K: none). :func:`handrolled.lda.sample` uses ``K // 4`` from
+        K = 64, else K (:func:`handrolled.lda.dense_word_threshold`).
     """
     K = n_k.shape[0]
     full = K // 16 * 16

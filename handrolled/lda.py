@@ -67,6 +67,7 @@ from pairdata.lda import validate_data
 
 __all__ = [
     "build_topic_lists",
+    "dense_word_threshold",
     "gibbs_sweep",
     "initial_counts",
     "log_joint",
@@ -94,8 +95,16 @@ KERNELS = ("sparse", "fast", "plain")
 """Sweeps :func:`sample` can run; all draw from the same full conditional."""
 
 DENSE_WORD_SHARE = 4
+DENSE_WORDS_FROM_K = 64
 """:func:`sweep_sparse` takes the dense word bucket for a word in more than
-``K // DENSE_WORD_SHARE`` topics (measured fastest on the generated Zipf corpus)."""
+``K // DENSE_WORD_SHARE`` topics, from ``K = DENSE_WORDS_FROM_K`` (measured
+fastest on the generated Zipf corpus; below, the topic lists are faster)."""
+
+
+def dense_word_threshold(K: int) -> int:
+    """Return :func:`sweep_sparse`'s ``dense_from`` for K topics (K: never dense)."""
+    return K // DENSE_WORD_SHARE if K >= DENSE_WORDS_FROM_K else K
+
 
 MAX_BYTES = 8 * 2**30
 """Default cap on the memory of the returned draws (8 GiB)."""
@@ -426,7 +435,7 @@ def run_chain(
         n_vk, inv_denominator, stream = chain["n_vk"], chain["inv_denominator"], chain["stream"]
     if kernel == "sparse":
         nz_topics, nz_len, nz_pos = chain["nz_topics"], chain["nz_len"], chain["nz_pos"]
-        dense_from = d["K"] // DENSE_WORD_SHARE
+        dense_from = dense_word_threshold(d["K"])
     for t in range(tune + draws * thin):
         if kernel == "fast":
             sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, stream)

@@ -118,8 +118,9 @@ def test_forgetting_to_remove_the_token_is_caught():
 
 SWEEPS = ("plain", "fast", "sparse", "sparse-lists", "sparse-dense", "gibbs_sweep")
 """What :func:`run_sweeps` runs: the compiled sweeps, SparseLDA with its default
-dense-word threshold (``K // 4``), with its word bucket always from the topic lists
-(``dense_from=K``) and always dense (``dense_from=0``), and the plain-NumPy sweep."""
+dense-word threshold (:func:`handrolled.lda.dense_word_threshold`), with its word
+bucket always from the topic lists (``dense_from=K``) and always dense
+(``dense_from=0``), and the plain-NumPy sweep."""
 
 
 def run_sweeps(kernel, d, z, n_sweeps, seed, check=None, kernels=K_):
@@ -136,7 +137,11 @@ def run_sweeps(kernel, d, z, n_sweeps, seed, check=None, kernels=K_):
     L.build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
     rng = np.random.default_rng(seed)
     stream = L.new_stream(rng)
-    dense_from = {"sparse": d["K"] // L.DENSE_WORD_SHARE, "sparse-lists": d["K"], "sparse-dense": 0}
+    dense_from = {
+        "sparse": L.dense_word_threshold(d["K"]),
+        "sparse-lists": d["K"],
+        "sparse-dense": 0,
+    }
     for _ in range(n_sweeps):
         if kernel.startswith("sparse"):
             kernels.sweep_sparse(
