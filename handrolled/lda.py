@@ -23,7 +23,8 @@ increment. :func:`z_given_rest` is the formula and :func:`sample_z_given_rest`
 draws from it; :func:`gibbs_sweep` is the seed's sweep over every token in plain
 NumPy, and the compiled :func:`sweep_plain` is the same sweep, tested against it
 bit for bit. :func:`sweep_fast` and the SparseLDA sweep :func:`sweep_sparse` of
-Yao, Mimno and McCallum (2009) draw from the same conditional faster (see
+Yao, Mimno and McCallum (2009) draw from the same conditional faster, with
+their uniforms from a per-chain xoshiro256+ stream (see
 :mod:`handrolled._lda_kernels`). At every kept draw the parameters are drawn from
 their Dirichlet conditionals (seed 000; :func:`phi_given_z`,
 :func:`theta_given_z`)
@@ -55,6 +56,7 @@ from handrolled._lda_kernels import (
     build_topic_lists,
     initial_counts,
     log_joint,
+    new_stream,
     resample_token,
     sweep_fast,
     sweep_plain,
@@ -65,9 +67,11 @@ from pairdata.lda import validate_data
 
 __all__ = [
     "build_topic_lists",
+    "dense_word_threshold",
     "gibbs_sweep",
     "initial_counts",
     "log_joint",
+    "new_stream",
     "phi_given_z",
     "resample_token",
     "sample",
@@ -89,6 +93,18 @@ VARIABLES = ("theta", "phi")
 
 KERNELS = ("sparse", "fast", "plain")
 """Sweeps :func:`sample` can run; all draw from the same full conditional."""
+
+DENSE_WORD_SHARE = 4
+DENSE_WORDS_FROM_K = 64
+""":func:`sweep_sparse` takes the dense word bucket for a word in more than
+``K // DENSE_WORD_SHARE`` topics, from ``K = DENSE_WORDS_FROM_K`` (measured
+fastest on the generated Zipf corpus; below, the topic lists are faster)."""
+
+
+def dense_word_threshold(K: int) -> int:
+    """Return :func:`sweep_sparse`'s ``dense_from`` for K topics (K: never dense)."""
+    return K // DENSE_WORD_SHARE if K >= DENSE_WORDS_FROM_K else K
+
 
 MAX_BYTES = 8 * 2**30
 """Default cap on the memory of the returned draws (8 GiB)."""
@@ -329,9 +345,11 @@ def start_chain(d: Mapping, rng: np.random.Generator, kernel: str) -> dict:
         Validated data (:func:`validate_data`).
     rng : numpy.random.Generator
         The chain's own stream. It spawns two: one for the initial topics and
-        the uniforms of the sweeps (one per token per sweep), one for the
-        Dirichlet draws at kept sweeps, so which variables are kept does not
-        change the path of ``z``.
+        the uniforms of the sweeps, one for the Dirichlet draws at kept sweeps,
+        so which variables are kept does not change the path of ``z``. The
+        plain sweep reads N uniforms per sweep from the first; the fast and
+        sparse sweeps draw theirs from a xoshiro256+ stream seeded from it
+        (:func:`new_stream`).
     kernel : {"sparse", "fast", "plain"}
 
     Returns
@@ -339,9 +357,10 @@ def start_chain(d: Mapping, rng: np.random.Generator, kernel: str) -> dict:
     dict
         ``rng`` and ``draw_rng`` (the two spawned streams), ``z`` (N,), the
         counts ``n_mk`` (D, K), ``n_k`` (K,) and ``n_kv`` (K, V) for the plain
-        sweep or ``n_vk`` (V, K) and ``inv_denominator`` (K,) for the others,
-        and for the sparse sweep its topic lists ``nz_topics``, ``nz_len``,
-        ``nz_pos``: everything :func:`run_chain` continues from.
+        sweep or ``n_vk`` (V, K), ``inv_denominator`` (K,) and ``stream`` (4,)
+        for the others, and for the sparse sweep its topic lists
+        ``nz_topics``, ``nz_len``, ``nz_pos``: everything :func:`run_chain`
+        continues from.
     """
     words, offsets = d["words"], d["offsets"]
     D, K, V, N = d["D"], d["K"], d["V"], d["N"]
@@ -357,6 +376,7 @@ def start_chain(d: Mapping, rng: np.random.Generator, kernel: str) -> dict:
         return chain
     chain["n_vk"] = n_vk = np.ascontiguousarray(n_kv.T)
     chain["inv_denominator"] = 1.0 / (n_k + V * d["beta"])
+    chain["stream"] = new_stream(rng)
     if kernel == "sparse":
         nz_topics, nz_pos = np.empty_like(n_vk), np.empty_like(n_vk)
         nz_len = np.empty(V, dtype=np.int32)
@@ -410,15 +430,15 @@ def run_chain(
     z, n_mk, n_k = chain["z"], chain["n_mk"], chain["n_k"]
     if kernel == "plain":
         n_kv = chain["n_kv"]
+        u = np.empty(N)  # one buffer of uniforms for every sweep: no fresh pages per sweep
     else:
-        n_vk, inv_denominator = chain["n_vk"], chain["inv_denominator"]
+        n_vk, inv_denominator, stream = chain["n_vk"], chain["inv_denominator"], chain["stream"]
     if kernel == "sparse":
         nz_topics, nz_len, nz_pos = chain["nz_topics"], chain["nz_len"], chain["nz_pos"]
-    u = np.empty(N)  # one buffer of uniforms for every sweep: no fresh pages per sweep
+        dense_from = dense_word_threshold(d["K"])
     for t in range(tune + draws * thin):
-        rng.random(out=u)
         if kernel == "fast":
-            sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, u)
+            sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, stream)
         elif kernel == "sparse":
             sweep_sparse(
                 words,
@@ -433,9 +453,11 @@ def run_chain(
                 nz_pos,
                 alpha,
                 beta,
-                u,
+                stream,
+                dense_from,
             )
         else:
+            rng.random(out=u)
             sweep_plain(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u)
         kept = t - tune + 1
         if kept <= 0 or kept % thin:
@@ -482,9 +504,11 @@ def sample(
         chain's draws do not depend on how many chains run.
     kernel : {"sparse", "fast", "plain"}
         ``"plain"`` is the seed's sweep (:func:`sweep_plain`), the teaching
-        version; ``"fast"`` the dense cached one (:func:`sweep_fast`);
-        ``"sparse"`` (default, the fastest) SparseLDA (:func:`sweep_sparse`). All
-        three draw from the same full conditional.
+        version; ``"fast"`` the dense cached one (:func:`sweep_fast`), the
+        fastest up to about K = 100; ``"sparse"`` (default) SparseLDA
+        (:func:`sweep_sparse`), the fastest above. All three draw from the
+        same full conditional; ``"fast"`` and ``"sparse"`` take their uniforms
+        from the chain's xoshiro256+ stream, ``"plain"`` from its Generator.
     thin : int
         Sweeps per kept draw; ``tune + draws * thin`` sweeps run in all.
     var_names : sequence of str
@@ -494,7 +518,8 @@ def sample(
     state : dict, optional
         Continue chains (the protocol of :mod:`handrolled._common`): key
         ``chain_states``, per chain what :func:`start_chain` makes (the two
-        generators, ``z``, the counts, the sparse sweep's topic lists), kept
+        generators, the xoshiro stream, ``z``, the counts, the sparse sweep's
+        topic lists), kept
         rather than rebuilt. Two calls give the draws and ``log_joint_per_token``
         of one longer call bit for bit (with the same ``thin`` and
         ``var_names``). A state is tied to its ``kernel``.

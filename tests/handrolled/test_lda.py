@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import types
 
 import numpy as np
 import pytest
 from scipy import stats
 from scipy.special import gammaln
 
+from handrolled import _lda_kernels as K_
 from handrolled import lda as L
 from handrolled.wrong_samplers import resample_token_keeping_it
 from pairdata import lda as lda_data
@@ -114,7 +116,19 @@ def test_forgetting_to_remove_the_token_is_caught():
 # ------------------------------------------------------------------------ sweeps
 
 
-def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
+SWEEPS = ("plain", "fast", "sparse", "sparse-lists", "sparse-dense", "gibbs_sweep")
+"""What :func:`run_sweeps` runs: the compiled sweeps, SparseLDA with its default
+dense-word threshold (:func:`handrolled.lda.dense_word_threshold`), with its word
+bucket always from the topic lists (``dense_from=K``) and always dense
+(``dense_from=0``), and the plain-NumPy sweep."""
+
+
+def run_sweeps(kernel, d, z, n_sweeps, seed, check=None, kernels=K_):
+    """Run ``n_sweeps`` sweeps of ``kernel`` from topics ``z``; return z and the counts.
+
+    ``kernels`` is where the sweeps are looked up (the module, or a stand-in with
+    deliberately wrong pure-Python versions).
+    """
     n_mk, n_kv, n_k = counts_of(d, z)
     n_vk = np.ascontiguousarray(n_kv.T)
     inv = 1.0 / (n_k + d["V"] * d["beta"])
@@ -122,10 +136,15 @@ def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
     nz_len = np.empty(d["V"], dtype=np.int32)
     L.build_topic_lists(n_vk, nz_topics, nz_len, nz_pos)
     rng = np.random.default_rng(seed)
+    stream = L.new_stream(rng)
+    dense_from = {
+        "sparse": L.dense_word_threshold(d["K"]),
+        "sparse-lists": d["K"],
+        "sparse-dense": 0,
+    }
     for _ in range(n_sweeps):
-        u = rng.random(d["N"])
-        if kernel == "sparse":
-            L.sweep_sparse(
+        if kernel.startswith("sparse"):
+            kernels.sweep_sparse(
                 d["words"],
                 d["offsets"],
                 z,
@@ -138,7 +157,8 @@ def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
                 nz_pos,
                 ALPHA,
                 BETA,
-                u,
+                stream,
+                dense_from[kernel],
             )
             n_kv = np.ascontiguousarray(n_vk.T)
             for v in range(d["V"]):  # the word's topic list is exactly its non-zero topics
@@ -146,18 +166,24 @@ def run_sweeps(kernel, d, z, n_sweeps, seed, check=None):
                 assert set(listed.tolist()) == set(np.flatnonzero(n_vk[v]).tolist())
                 np.testing.assert_array_equal(nz_pos[v, listed], np.arange(nz_len[v]))
         elif kernel == "fast":
-            L.sweep_fast(d["words"], d["offsets"], z, n_mk, n_vk, n_k, inv, ALPHA, BETA, u)
+            kernels.sweep_fast(
+                d["words"], d["offsets"], z, n_mk, n_vk, n_k, inv, ALPHA, BETA, stream
+            )
             n_kv = np.ascontiguousarray(n_vk.T)
         elif kernel == "plain":
-            L.sweep_plain(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
+            L.sweep_plain(
+                d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, rng.random(d["N"])
+            )
         else:
-            L.gibbs_sweep(d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, u)
+            L.gibbs_sweep(
+                d["words"], d["offsets"], z, n_mk, n_kv, n_k, ALPHA, BETA, rng.random(d["N"])
+            )
         if check is not None:
             check(z, n_mk, n_kv, n_k, inv)
     return z, n_mk, n_kv, n_k
 
 
-@pytest.mark.parametrize("kernel", ["plain", "fast", "sparse", "gibbs_sweep"])
+@pytest.mark.parametrize("kernel", SWEEPS)
 def test_counts_consistent_after_every_sweep(kernel):
     d = L.validate_data(lda_data.default_data())
     z = np.random.default_rng(3).integers(0, d["K"], d["N"]).astype(np.int32)
@@ -167,7 +193,7 @@ def test_counts_consistent_after_every_sweep(kernel):
         for got, expected in zip((n_mk, n_kv, n_k), want, strict=True):
             np.testing.assert_array_equal(got, expected)
         assert n_k.sum() == d["N"]
-        if kernel in ("fast", "sparse"):
+        if kernel not in ("plain", "gibbs_sweep"):
             np.testing.assert_allclose(inv, 1.0 / (n_k + d["V"] * BETA), rtol=1e-12)
 
     run_sweeps(kernel, d, z, 3 if kernel == "gibbs_sweep" else 20, seed=4, check=check)
@@ -182,7 +208,7 @@ def test_compiled_sweep_is_the_plain_sweep_bit_for_bit():
         np.testing.assert_array_equal(x, y)
 
 
-def z_frequencies(kernel, replicates=4000, sweeps=8):
+def z_frequencies(kernel, replicates=4000, sweeps=8, kernels=K_):
     """Law of z after a few sweeps from random starts, and p(z | w) by enumeration."""
     docs = [np.array([0, 1, 1]), np.array([2, 0])]
     d = L.validate_data({"docs": docs, "V": 3, "K": 3, "alpha": ALPHA, "beta": BETA})
@@ -197,16 +223,153 @@ def z_frequencies(kernel, replicates=4000, sweeps=8):
     seen = np.zeros(len(states))
     for r in range(replicates):  # independent replicates from random starts
         z = rng.integers(0, 3, d["N"]).astype(np.int32)
-        z, *_ = run_sweeps(kernel, d, z, sweeps, seed=r)
+        z, *_ = run_sweeps(kernel, d, z, sweeps, seed=r, kernels=kernels)
         seen[index[tuple(int(k) for k in z)]] += 1
     return seen, exact
 
 
-@pytest.mark.parametrize("kernel", ["plain", "fast", "sparse"])
+@pytest.mark.parametrize("kernel", [k for k in SWEEPS if k != "gibbs_sweep"])
 def test_sweeps_sample_exact_posterior_of_z(kernel):
     """On a 5-token corpus, every sweep leaves p(z | w) invariant (chi-square on 243 states)."""
     seen, exact = z_frequencies(kernel)
     assert stats.chisquare(seen, exact * seen.sum()).pvalue > 1e-3
+
+
+@pytest.mark.parametrize(("search", "block"), [("_search", 8), ("_search_16", 16)])
+@pytest.mark.parametrize("K", [7, 16, 70, 71])
+def test_block_search_is_the_first_running_sum_above_the_target(search, block, K):
+    """Integer weights (exact sums, zeros included): the index np.searchsorted finds."""
+    rng = np.random.default_rng(K)
+    find = getattr(K_, search)
+    for _ in range(200):
+        p = rng.integers(0, 4, K).astype(float)
+        p[-1] += 1.0  # a positive total
+        cum = np.cumsum(p)
+        full = K // block * block
+        for target in (*rng.random(20) * cum[-1], 0.0, *cum[:-1]):
+            want = int(np.searchsorted(cum, target, side="right"))
+            assert find(p, target, full) == want
+            assert find(p, target, 0) == want  # the plain walk
+            assert K_._count_search(p, target, full) == want
+
+
+@pytest.mark.parametrize(("K", "kernels"), [(40, ("fast",)), (70, ("fast", "sparse-dense"))])
+def test_many_topics_searches_sample_exact_posterior_of_z(K, kernels):
+    """Many topics: sweep_fast's walk (K = 40), its and the dense word bucket's blocks (K = 70).
+
+    The tiny corpora above exercise sweep_fast's count search (below 32 topics).
+
+    Two tokens of two words in one document, K**2 states: the first token's topic
+    is uniform by symmetry (chi-square on K cells: a search that favours or skips
+    a block or a block's tail fails), and both tokens share a topic with the
+    exact probability (z-score on its Monte Carlo error).
+    """
+    assert K_.COUNT_BELOW <= 40 < K_.BLOCKS_FROM <= 70
+    d = L.validate_data({"docs": [np.array([0, 1])], "V": 2, "K": K, "alpha": ALPHA, "beta": BETA})
+    same = np.array([a == b for a in range(K) for b in range(K)])
+    logp = np.array(
+        [
+            log_joint_scipy(*counts_of(d, np.array([a, b], np.int32))[:2], ALPHA, BETA)
+            for a in range(K)
+            for b in range(K)
+        ]
+    )
+    exact = np.exp(logp - logp.max())
+    p_same = exact[same].sum() / exact.sum()
+    rng = np.random.default_rng(11)
+    replicates = 14_000
+    for kernel in kernels:
+        first = np.zeros(K)
+        n_same = 0
+        for r in range(replicates):
+            z = rng.integers(0, K, 2).astype(np.int32)
+            z, *_ = run_sweeps(kernel, d, z, 3, seed=r)
+            first[z[0]] += 1
+            n_same += z[0] == z[1]
+        assert stats.chisquare(first).pvalue > 1e-3, kernel
+        mcse = np.sqrt(p_same * (1 - p_same) / replicates)
+        assert abs(n_same / replicates - p_same) / mcse < 3.5, kernel
+
+
+# ------------------------------------------------------ deliberately wrong sweeps
+
+M64 = 2**64 - 1
+
+
+def next_uniform_reference(s0, s1, s2, s3):
+    """xoshiro256+ as Blackman and Vigna's C code writes it, on Python integers."""
+    s0, s1, s2, s3 = int(s0), int(s1), int(s2), int(s3)
+    result = (s0 + s3) & M64
+    t = (s1 << 17) & M64
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = ((s3 << 45) | (s3 >> 19)) & M64
+    return s0, s1, s2, s3, (result >> 11) * 2.0**-53
+
+
+def test_stream_is_xoshiro256plus_and_uniform():
+    stream = L.new_stream(np.random.default_rng(0))
+    state = tuple(int(s) for s in stream)
+    want = []
+    for _ in range(1000):
+        *state, u = next_uniform_reference(*state)
+        want.append(u)
+    got = np.empty(1000)
+    K_.stream_uniforms(stream, got)
+    np.testing.assert_array_equal(got, want)
+    assert tuple(int(s) for s in stream) == tuple(state)
+    more = np.empty(100_000)
+    K_.stream_uniforms(stream, more)
+    assert more.min() >= 0.0 and more.max() < 1.0
+    assert stats.kstest(more, "uniform").pvalue > 1e-3
+    # the same Generator seeds the same stream; another one another stream
+    np.testing.assert_array_equal(
+        L.new_stream(np.random.default_rng(0)), L.new_stream(np.random.default_rng(0))
+    )
+    assert not np.array_equal(
+        L.new_stream(np.random.default_rng(0)), L.new_stream(np.random.default_rng(1))
+    )
+
+
+def wrong_kernels(monkeypatch, **helpers):
+    """The compiled sweeps as pure Python (``py_func``) with some helpers replaced."""
+    monkeypatch.setattr(K_, "_next_uniform", next_uniform_reference)
+    for name, helper in helpers.items():
+        monkeypatch.setattr(K_, name, helper)
+    return types.SimpleNamespace(
+        sweep_fast=K_._sweep_fast_counting.py_func,
+        sweep_sparse=K_.sweep_sparse.py_func,
+    )
+
+
+def test_python_sweeps_sample_exact_posterior_of_z(monkeypatch):
+    """The pure-Python sweeps the wrong variants below start from are right as they stand."""
+    kernels = wrong_kernels(monkeypatch)
+    for kernel in ("fast", "sparse-lists", "sparse-dense"):
+        seen, exact = z_frequencies(kernel, replicates=1500, kernels=kernels)
+        assert stats.chisquare(seen, exact * seen.sum()).pvalue > 1e-3, kernel
+
+
+def test_fast_sweep_keeping_the_token_in_its_weight_is_caught(monkeypatch):
+    def weight_with_token(n_mk_old, n_vk_old, inv_removed_old, alpha, beta):
+        return (n_mk_old + alpha) * (n_vk_old + beta) * inv_removed_old
+
+    kernels = wrong_kernels(monkeypatch, _weight_without_token=weight_with_token)
+    seen, exact = z_frequencies("fast", replicates=1500, kernels=kernels)
+    assert stats.chisquare(seen, exact * seen.sum()).pvalue < 1e-6
+
+
+@pytest.mark.parametrize("kernel", ["sparse-lists", "sparse-dense"])
+def test_sparse_sweep_forgetting_to_take_the_token_out_is_caught(monkeypatch, kernel):
+    def nothing(doc, row, old):
+        pass
+
+    kernels = wrong_kernels(monkeypatch, _take_out=nothing, _put_back=nothing)
+    seen, exact = z_frequencies(kernel, replicates=1500, kernels=kernels)
+    assert stats.chisquare(seen, exact * seen.sum()).pvalue < 1e-6
 
 
 # ----------------------------------------------------------------------- sample
