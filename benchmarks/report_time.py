@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def unpack(rev: str, into: Path) -> Path:
-    """Unpack ``git archive rev`` of this repository into ``into``; return it."""
+    """Unpack ``git archive rev`` of this repository into ``into`` (created); return it."""
+    into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True
     ).stdout

@@ -253,11 +253,13 @@ def summarize_sides(
     ArviZ's diagnostics loop over quantities in Python, so a large posterior
     (LDA: four sides of 718 quantities x 8,000 draws, about 5 s each) holds one
     core. From :data:`PARALLEL_MIN_VALUES` values on, and with two cores or
-    more, the second half of the sides is summarised by a child interpreter
-    (``python -m comparisons.agreement``, so a caller's unguarded script is
-    never re-run) while this process summarises the first half. A summary is
-    the same function of the same draws wherever it runs, so the result is the
-    same bit for bit; if the child fails, its sides are summarised here.
+    more, every side's quantities are split: a child interpreter (``python -m
+    comparisons.agreement``, so a caller's unguarded script is never re-run)
+    summarises the last ones while this process summarises the first
+    :data:`HERE_SHARE` (a little more than half: the child first starts up).
+    Every statistic of a quantity is computed from that quantity's draws
+    alone, so the joined frames are those of one :func:`summarize`, bit for
+    bit (tested); if the child fails, its part is summarised here.
 
     Parameters
     ----------
@@ -274,20 +276,39 @@ def summarize_sides(
     """
     from handrolled._common import available_cores
 
-    labels = list(sides)
     cores = available_cores() if cores is None else cores
     size = sum(da.size for da in sides.values())
-    if cores < 2 or len(labels) < 2 or size < PARALLEL_MIN_VALUES:
-        return {label: _summarize_quietly(sides[label]) for label in labels}
-    away = labels[len(labels) // 2 :]
-    with _SummaryChild({label: sides[label] for label in away}) as child:
-        done = {label: _summarize_quietly(sides[label]) for label in labels if label not in away}
-        done.update(child.result())
-    return {label: done[label] for label in labels}
+    if cores < 2 or size < PARALLEL_MIN_VALUES:
+        return {label: _summarize_quietly(da) for label, da in sides.items()}
+    cut = {
+        label: min(max(round(HERE_SHARE * da.sizes["quantity"]), 1), da.sizes["quantity"])
+        for label, da in sides.items()
+    }
+    away = {
+        label: da.isel(quantity=slice(cut[label], None))
+        for label, da in sides.items()
+        if cut[label] < da.sizes["quantity"]
+    }
+    if not away:  # one quantity a side: nothing to split
+        return {label: _summarize_quietly(da) for label, da in sides.items()}
+    with _SummaryChild(away) as child:
+        here = {
+            label: _summarize_quietly(da.isel(quantity=slice(None, cut[label])))
+            for label, da in sides.items()
+        }
+        there = child.result()
+    return {
+        label: pd.concat([here[label], there[label]]) if label in there else here[label]
+        for label in sides
+    }
+
+
+HERE_SHARE = 0.55
+"""Share of every side's quantities :func:`summarize_sides` keeps in this process."""
 
 
 class _SummaryChild:
-    """A child interpreter summarising some sides (:func:`summarize_sides`): started on entry.
+    """A child interpreter summarising some quantities (:func:`summarize_sides`), started on entry.
 
     The sides travel through a temporary pickle file and the summaries come
     back pickled on the child's stdout. :meth:`result` summarises them here

@@ -317,8 +317,10 @@ def _report(args) -> int:
         context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker)
         try:
+            last = len(pairs) - 1  # the longest, first handed out; the others yield to it
             futures = {
-                i: pool.submit(_report_pair, pairs[i], args) for i in reversed(range(len(pairs)))
+                i: pool.submit(_report_pair, pairs[i], args, background=i != last)
+                for i in reversed(range(len(pairs)))
             }
             for i, pair in enumerate(pairs):
                 try:
@@ -344,16 +346,24 @@ def _worker() -> None:
     signal.signal(signal.SIGTERM, _terminated)
 
 
-def _report_pair(pair, args) -> tuple[dict, str]:
+def _report_pair(pair, args, background: bool = False) -> tuple[dict, str]:
     """Run one pair of ``report`` and write its pages: (its index entry, its printed summary).
 
     A failing pair becomes an entry with verdict ``"error"`` (one broken pair must
-    not hide the others), its message on stderr.
+    not hide the others), its message on stderr. A ``background`` pair runs at a
+    lower scheduling priority (:data:`BACKGROUND_NICE`), and so does its worker from
+    then on: the longest pair's threads and processes (LDA's NUTS on every core,
+    its summaries' child) take the cores when they want them, and the short pairs
+    fill the gaps, so the report ends when the longest pair does. Nothing else
+    changes: a pair's results do not depend on when its work runs.
     """
     import contextlib
     import io
 
     from comparisons.report import index_entry
+
+    if background:
+        _lower_priority()
 
     start = time.perf_counter()
     try:
@@ -367,6 +377,21 @@ def _report_pair(pair, args) -> tuple[dict, str]:
     with contextlib.redirect_stdout(summary):
         _print_summary(result)
     return index_entry(result, seconds), summary.getvalue()
+
+
+BACKGROUND_NICE = 10
+"""Niceness of a ``report`` worker once it runs a pair other than the longest."""
+
+
+def _lower_priority() -> None:
+    """Make this worker (and the threads and processes it starts) yield the CPU: nice it."""
+    import os
+
+    try:
+        if os.getpriority(os.PRIO_PROCESS, 0) < BACKGROUND_NICE:
+            os.setpriority(os.PRIO_PROCESS, 0, BACKGROUND_NICE)
+    except (AttributeError, OSError):  # not on this platform, or not allowed: run as is
+        pass
 
 
 def _error_entry(pair, seconds: float, exc: BaseException) -> dict:

@@ -77,6 +77,23 @@ def default_nuts() -> str:
     return "nutpie" if linker and meets() else "pymc"
 
 
+def nutpie_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, int]:
+    """Return ``{"cores": n}`` for a ``pm.sample`` call that runs NUTS through nutpie, else ``{}``.
+
+    PyMC's default ``cores`` is half the processors (it takes the other half for
+    hyper-threads), one on a 2-core machine, so nutpie would run every chain on one
+    thread. nutpie's chains run on threads with their own seeds: the draws are the
+    same for any number of cores (tested), only sooner. Other samplers keep PyMC's
+    default, whose extra cores are processes that cost more to start than short
+    runs gain.
+    """
+    if step is not None or pymc_kwargs.get("nuts_sampler", default_nuts()) != "nutpie":
+        return {}
+    from handrolled._common import available_cores
+
+    return {"cores": available_cores()}
+
+
 def pymc_method(model: Any, step: str | None, library: str | None) -> str:
     """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``...
 

@@ -26,7 +26,7 @@ from comparisons import agreement, contract
 from comparisons.contract import call_sampler, to_datatree
 from comparisons.loading import resolve
 from comparisons.pair import ExactMarginal, Pair
-from comparisons.pymc_runner import PYMC, pymc_method, pymc_sample
+from comparisons.pymc_runner import PYMC, nutpie_cores, pymc_method, pymc_sample
 from comparisons.witness import LOG_DENSITIES, ModelWitness
 from pairdata.checks import check_integer, check_positive
 
@@ -549,7 +549,14 @@ class _PymcChains:
 
 def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Side:
     start = time.perf_counter()
-    tree = pymc_sample(model, settings, pair.pymc_kwargs, step, progressbar=sys.stderr.isatty())
+    tree = pymc_sample(
+        model,
+        settings,
+        pair.pymc_kwargs,
+        step,
+        progressbar=sys.stderr.isatty(),
+        **nutpie_cores(pair.pymc_kwargs, step),
+    )
     total = time.perf_counter() - start
     sampling = float(tree["posterior"].attrs.get("sampling_time", total))
     timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}

@@ -12,7 +12,7 @@ from benchmarks import report_time
 
 
 def test_unpacks_a_revision_as_a_tree_that_runs(tmp_path):
-    tree = report_time.unpack("HEAD", tmp_path)
+    tree = report_time.unpack("HEAD", tmp_path / "old")
     assert (tree / "comparisons" / "cli.py").is_file()
     assert not (tree / ".git").exists()
 

@@ -327,20 +327,23 @@ def test_a_wrong_side_that_mixes_slowly_is_disagree_not_just_not_converged():
 
 
 def test_summaries_in_a_second_process_are_the_same_bit_for_bit(monkeypatch):
-    """summarize_sides: half the sides in a child interpreter, the same frames as here."""
+    """summarize_sides: the last quantities of every side in a child, the frames of one call."""
     sides = {f"side{i}": quantities(gibbs(seed=20 + i, draws=300)) for i in range(3)}
+    sides["one quantity"] = sides["side0"].isel(quantity=[0])
     here = {label: agreement.summarize(da) for label, da in sides.items()}
     monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
     calls = []
     real = agreement._SummaryChild.__enter__
 
     def enter(self):
-        calls.append(list(self.sides))
+        calls.append({label: da.sizes["quantity"] for label, da in self.sides.items()})
         return real(self)
 
     monkeypatch.setattr(agreement._SummaryChild, "__enter__", enter)
     both = agreement.summarize_sides(sides, cores=2)
-    assert calls == [["side1", "side2"]]  # the second half went to the child
+    n = sides["side0"].sizes["quantity"]
+    away = n - round(agreement.HERE_SHARE * n)
+    assert calls == [{"side0": away, "side1": away, "side2": away}]  # one quantity: here
     assert list(both) == list(sides)
     for label in sides:
         pd.testing.assert_frame_equal(both[label], here[label], check_exact=True)

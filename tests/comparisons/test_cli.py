@@ -1,6 +1,8 @@
 """End to end through the command line: exit codes, one-line errors, JSON and HTML."""
 
 import json
+import os
+import sys
 
 import pytest
 
@@ -242,3 +244,15 @@ def test_under_a_timeout_a_resumable_sampler_keeps_its_state_and_its_draws(tmp_p
         a = plain.sides[label].tree["posterior"]["x"].values
         b = timed.sides[label].tree["posterior"]["x"].values
         assert (a == b).all()
+
+
+def test_a_background_report_worker_yields_the_cpu_once_niced():
+    """report's short pairs run niced (BACKGROUND_NICE), twice niced is still that."""
+    import subprocess
+
+    code = (
+        "import os; from comparisons import cli; cli._lower_priority(); cli._lower_priority(); "
+        "print(os.getpriority(os.PRIO_PROCESS, 0))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout) == max(cli.BACKGROUND_NICE, os.getpriority(os.PRIO_PROCESS, 0))

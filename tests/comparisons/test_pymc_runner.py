@@ -39,3 +39,23 @@ def test_a_step_method_replaces_the_pairs_keywords():
     assert pymc_runner.pymc_method(model, "Metropolis", None) == "Metropolis"
     again = pymc_runner.pymc_sample(model, settings, pair.pymc_kwargs, "Metropolis", cores=1)
     assert np.array_equal(tree["posterior"]["x"], again["posterior"]["x"])  # seeded
+
+
+def test_nutpie_runs_its_chains_on_every_core_with_the_same_draws(monkeypatch):
+    """nutpie_cores: NUTS through nutpie gets the cores (PyMC's default would be one here)."""
+    monkeypatch.setattr(pymc_runner, "default_nuts", lambda: "nutpie")
+    monkeypatch.setattr("handrolled._common.available_cores", lambda: 3)
+    assert pymc_runner.nutpie_cores({}, None) == {"cores": 3}
+    assert pymc_runner.nutpie_cores({"nuts_sampler": "nutpie"}, None) == {"cores": 3}
+    assert pymc_runner.nutpie_cores({"nuts_sampler": "pymc"}, None) == {}  # processes: PyMC's
+    assert pymc_runner.nutpie_cores({}, "Metropolis") == {}
+    pair = get_pair("bivariate_normal")
+    model = load_callable(pair.model)(pair.load_data())
+    settings = {"draws": 50, "tune": 50, "chains": 4, "seed": 11}
+    draws = [
+        pymc_runner.pymc_sample(model, settings, {"nuts_sampler": "nutpie"}, cores=cores)[
+            "posterior"
+        ]["x"].values
+        for cores in (1, 2)
+    ]
+    np.testing.assert_array_equal(draws[0], draws[1])
