@@ -8,10 +8,10 @@ warm), so a drift of the machine's speed hits both. Per run: the wall time
 (a monotonic clock around the whole command), the CPU time (user + system of
 the command and every process it waited for: its workers, the summaries'
 child) and the peak resident memory of its largest process, all from the
-operating system's accounting of finished children
-(``resource.getrusage(RUSAGE_CHILDREN)``). Printed: min, median and max of each,
-and the median of the per-pair ratios this tree / baseline (the figure to
-quote; issue 17's target is a wall ratio of at most 0.5).
+operating system's accounting of the finished command (``os.wait4``).
+Printed: min, median and max of each, and the median of the per-pair ratios
+this tree / baseline (the figure to quote; issue 17's target is a wall ratio
+of at most 0.5).
 
 Usage::
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -48,11 +47,15 @@ def unpack(rev: str, into: Path) -> Path:
 
 
 def run_report(tree: Path, out: Path) -> dict[str, float]:
-    """Run ``report`` of ``tree`` once; return its wall, CPU (s) and peak memory (MB)."""
+    """Run ``report`` of ``tree`` once; return its wall, CPU (s) and peak memory (MB).
+
+    ``os.wait4`` gives the command's own accounting: its CPU time with that of
+    every process it waited for (its workers, the summaries' child), and the
+    largest resident set among them.
+    """
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(
+    process = subprocess.Popen(
         [sys.executable, "-m", "comparisons.cli", "report", "--out", str(out)],
         cwd=tree,
         env=env,
@@ -60,12 +63,14 @@ def run_report(tree: Path, out: Path) -> dict[str, float]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    stderr = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):  # 1 is a disagreeing pair: a verdict, still timed
-        raise SystemExit(f"report in {tree} exited {done.returncode}: {done.stderr[-500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "peak_mb": after.ru_maxrss / 1024}
+    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    if process.returncode not in (0, 1):  # 1 is a disagreeing pair: a verdict, still timed
+        raise SystemExit(f"report in {tree} exited {process.returncode}: {stderr[-500:]}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall": wall, "cpu": cpu, "peak_mb": usage.ru_maxrss / 1024}
 
 
 def spread(values: list[float]) -> str:

@@ -19,13 +19,13 @@ def test_unpacks_a_revision_as_a_tree_that_runs(tmp_path):
 
 def test_run_report_times_the_command_and_its_children(monkeypatch, tmp_path):
     """Wall, CPU (children included) and peak memory of one finished run."""
-    real = subprocess.run
+    real = subprocess.Popen
 
     def burn(cmd, **kwargs):  # a child that spends CPU in a grandchild, as report's workers do
         code = "import subprocess, sys; subprocess.run([sys.executable, '-c', 'sum(range(10**7))'])"
         return real([cmd[0], "-c", code], **kwargs)
 
-    monkeypatch.setattr(report_time.subprocess, "run", burn)
+    monkeypatch.setattr(report_time.subprocess, "Popen", burn)
     result = report_time.run_report(tmp_path, tmp_path / "out")
     assert result["cpu"] > 0.05  # the grandchild's sum is counted
     assert result["wall"] >= result["cpu"] * 0.5
@@ -33,10 +33,10 @@ def test_run_report_times_the_command_and_its_children(monkeypatch, tmp_path):
 
 
 def test_a_failing_report_stops_the_benchmark(monkeypatch, tmp_path):
-    real = subprocess.run
+    real = subprocess.Popen
     monkeypatch.setattr(
         report_time.subprocess,
-        "run",
+        "Popen",
         lambda cmd, **kw: real([cmd[0], "-c", "raise SystemExit(2)"], **kw),
     )
     with pytest.raises(SystemExit, match="exited 2"):
