@@ -210,6 +210,20 @@ def _weight_without_token(n_mk_old, n_vk_old, inv_removed_old, alpha, beta):
 
 
 @njit(cache=True, inline="always")
+def _walk(p, target, k):
+    """First ``j >= k`` whose running sum of ``p[k:]`` (``p`` shape (K,)) exceeds ``target``.
+
+    One entry at a time; ``K - 1`` if rounding runs past the end. The last step
+    of :func:`_search` and :func:`_search_16`, after their blocks.
+    """
+    last = p.shape[0] - 1
+    while k < last and target >= p[k]:
+        target -= p[k]
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
 def _search(p, target, full):
     """First ``k`` whose running sum of ``p`` (shape (K,)) exceeds ``target``.
 
@@ -227,12 +241,7 @@ def _search(p, target, full):
             break
         target -= s
         start += 8
-    k = start
-    last = p.shape[0] - 1
-    while k < last and target >= p[k]:
-        target -= p[k]
-        k += 1
-    return k
+    return _walk(p, target, start)
 
 
 @njit(cache=True, inline="always")
@@ -251,12 +260,7 @@ def _search_16(p, target, full):
             break
         target -= s
         start += 16
-    k = start
-    last = p.shape[0] - 1
-    while k < last and target >= p[k]:
-        target -= p[k]
-        k += 1
-    return k
+    return _walk(p, target, start)
 
 
 @njit(cache=True, inline="always")
