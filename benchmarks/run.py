@@ -223,9 +223,11 @@ def lda_ratios(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         ``handrolled`` (the fastest hand-rolled row's sampler name),
         ``vs_tomotopy`` and ``vs_lda`` (``None`` where the peer is missing),
         ``loglik`` (its median final log likelihood per token),
-        ``peers_loglik`` (``[lowest, highest]`` over both peers' seeds),
-        ``loglik_vs_peers`` (``"within"``, ``"above"`` or ``"below"`` that
-        range, ``None`` without peers) and ``meets_targets``: at least
+        ``peers_loglik`` (``[lowest, highest]`` over both peers' seeds; a
+        peer's ``short_run``, fewer iterations than the rest, counts for its
+        speed but not here), ``loglik_vs_peers`` (``"within"``, ``"above"`` or
+        ``"below"`` that range, ``None`` without full peer runs) and
+        ``meets_targets``: at least
         :data:`LDA_TARGETS` times tomotopy's and ``lda``'s throughput, and a
         final log likelihood not below the peers' range (``None`` when a peer
         is missing).
@@ -243,11 +245,9 @@ def lda_ratios(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         vs_tomotopy = best["mtokens_per_s"] / tomotopy["mtokens_per_s"] if tomotopy else None
         vs_lda = best["mtokens_per_s"] / lda["mtokens_per_s"] if lda else None
         ll, span, position = best["loglik_per_token"], None, None
-        if peers:
-            span = [
-                min(p["loglik_min"] for p in peers.values()),
-                max(p["loglik_max"] for p in peers.values()),
-            ]
+        full_runs = [p for p in peers.values() if not p.get("short_run")]
+        if full_runs:
+            span = [min(p["loglik_min"] for p in full_runs), max(p["loglik_max"] for p in full_runs)]
             position = "below" if ll < span[0] else "above" if ll > span[1] else "within"
         meets = None
         if vs_tomotopy is not None and vs_lda is not None:

@@ -165,6 +165,17 @@ def test_lda_ratios():
     assert run.lda_ratios(slow)[0]["meets_targets"] is False
 
 
+
+def test_lda_ratios_leave_a_short_peer_run_out_of_the_spread():
+    """``--lda-iterations``: ``lda``'s speed still counts, its early log likelihood does not."""
+    short = [dict(r, short_run=True, loglik_min=-9.0) if r["sampler"] == "lda" else r
+             for r in LDA_ROWS]  # fmt: skip
+    ratios = {r["K"]: r for r in run.lda_ratios(short)}
+    assert ratios[10]["vs_lda"] == pytest.approx(25.05 / 7.14)
+    assert ratios[10]["peers_loglik"] == [-8.02, -8.0]  # tomotopy's alone
+    assert ratios[20]["peers_loglik"] is None and ratios[20]["loglik_vs_peers"] is None
+
+
 def test_topic_matching_becomes_targets():
     found = run.targets({"lda": {"status": "ok", "topics": LDA_TOPICS, "ratios": []}})
     topics = [t["met"] for t in found if "topics" in t["target"]]
@@ -192,6 +203,23 @@ def test_lda_throughput_measures_every_sampler_on_a_tiny_corpus():
     assert lines[1].split() == ["K", "sampler", "Mtokens/s", "seconds", "log", "p(w,z)/N",
                                 "(spread", "over", "seeds)"]  # fmt: skip
 
+
+
+def test_lda_iterations_shorten_only_the_lda_package_above_dense_max_k():
+    """``--lda-iterations``: a short ``lda`` row is flagged, and its topics are not a peer's."""
+    pytest.importorskip("lda")
+    from benchmarks import lda_throughput as lt
+
+    X = np.random.default_rng(1).integers(0, 4, size=(6, 10))
+    result = lt.measure(X, topics=[2, 3], iterations=4, repeats=2, alpha=0.1, beta=0.1,
+                        dense_max_k=2, peers=["lda"], kernels=["sparse"], lda_iterations=1,
+                        say=lambda line: None)  # fmt: skip
+    lda_rows = {r["K"]: r for r in result["rows"] if r["sampler"] == "lda"}
+    assert (lda_rows[2]["iterations"], lda_rows[2]["short_run"]) == (4, False)
+    assert (lda_rows[3]["iterations"], lda_rows[3]["short_run"]) == (1, True)
+    assert all(r["iterations"] == 4 for r in result["rows"] if r["handrolled"])
+    assert [t["K"] for t in result["topics"]] == [2]  # K = 3's two lda runs are short
+    assert result["settings"]["lda_iterations"] == 1
 
 def test_generated_corpus_is_fixed_by_its_seed_and_zipf_like():
     from benchmarks import lda_throughput as lt

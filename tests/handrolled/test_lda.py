@@ -253,18 +253,19 @@ def test_block_search_is_the_first_running_sum_above_the_target(search, block, K
             assert K_._count_search(p, target, full) == want
 
 
-@pytest.mark.parametrize(("K", "kernels"), [(40, ("fast",)), (70, ("fast", "sparse-dense"))])
+@pytest.mark.parametrize(("K", "kernels"), [(42, ("fast",)), (70, ("fast", "sparse-dense"))])
 def test_many_topics_searches_sample_exact_posterior_of_z(K, kernels):
-    """Many topics: sweep_fast's walk (K = 40), its and the dense word bucket's blocks (K = 70).
+    """Many topics: sweep_fast's count by blocks of 4 with a tail of 2 (K = 42), its and the
+    dense word bucket's blocks of 8 (K = 70).
 
-    The tiny corpora above exercise sweep_fast's count search (below 32 topics).
+    The tiny corpora above exercise the count search with fewer topics than a block.
 
     Two tokens of two words in one document, K**2 states: the first token's topic
     is uniform by symmetry (chi-square on K cells: a search that favours or skips
     a block or a block's tail fails), and both tokens share a topic with the
     exact probability (z-score on its Monte Carlo error).
     """
-    assert K_.COUNT_BELOW <= 40 < K_.BLOCKS_FROM <= 70
+    assert 42 < K_.COUNT_BELOW <= 70
     d = L.validate_data({"docs": [np.array([0, 1])], "V": 2, "K": K, "alpha": ALPHA, "beta": BETA})
     same = np.array([a == b for a in range(K) for b in range(K)])
     logp = np.array(
