@@ -247,7 +247,10 @@ def lda_ratios(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         ll, span, position = best["loglik_per_token"], None, None
         full_runs = [p for p in peers.values() if not p.get("short_run")]
         if full_runs:
-            span = [min(p["loglik_min"] for p in full_runs), max(p["loglik_max"] for p in full_runs)]
+            span = [
+                min(p["loglik_min"] for p in full_runs),
+                max(p["loglik_max"] for p in full_runs),
+            ]
             position = "below" if ll < span[0] else "above" if ll > span[1] else "within"
         meets = None
         if vs_tomotopy is not None and vs_lda is not None:
