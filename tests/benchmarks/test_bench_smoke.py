@@ -165,7 +165,6 @@ def test_lda_ratios():
     assert run.lda_ratios(slow)[0]["meets_targets"] is False
 
 
-
 def test_lda_ratios_leave_a_short_peer_run_out_of_the_spread():
     """``--lda-iterations``: ``lda``'s speed still counts, its early log likelihood does not."""
     short = [dict(r, short_run=True, loglik_min=-9.0) if r["sampler"] == "lda" else r
@@ -204,7 +203,6 @@ def test_lda_throughput_measures_every_sampler_on_a_tiny_corpus():
                                 "(spread", "over", "seeds)"]  # fmt: skip
 
 
-
 def test_lda_iterations_shorten_only_the_lda_package_above_dense_max_k():
     """``--lda-iterations``: a short ``lda`` row is flagged, and its topics are not a peer's."""
     pytest.importorskip("lda")
@@ -220,6 +218,7 @@ def test_lda_iterations_shorten_only_the_lda_package_above_dense_max_k():
     assert all(r["iterations"] == 4 for r in result["rows"] if r["handrolled"])
     assert [t["K"] for t in result["topics"]] == [2]  # K = 3's two lda runs are short
     assert result["settings"]["lda_iterations"] == 1
+
 
 def test_generated_corpus_is_fixed_by_its_seed_and_zipf_like():
     from benchmarks import lda_throughput as lt
