@@ -289,14 +289,17 @@ def test_bad_input_is_a_value_error_naming_the_argument():
         run.run_benchmarks(skip=["everything"])
     with pytest.raises(ValueError, match="timeout"):
         run.run_child([sys.executable, "-c", "pass"], timeout=0)
+    with pytest.raises(ValueError, match="lda_timeout"):
+        run.run_benchmarks(lda_timeout=-1)
 
 
 def test_command_lines_exit_2_with_one_line(capsys):
     assert eps.main(["pair", "nope"]) == 2
     assert run.main(["--repeats", "0"]) == 2
     assert run.main(["--skip", "everything"]) == 2
+    assert run.main(["--lda-timeout", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 3 and all("error:" in line for line in err)
+    assert len(err) == 4 and all("error:" in line for line in err)
 
 
 @pytest.mark.slow
