@@ -57,12 +57,16 @@ when their compiled kernels release the GIL (``@njit(nogil=True)``). A chain
 reads only its own Generator and writes only its own slice of the output, so
 the draws are the same bit for bit on one thread or many; the samplers that
 use it take ``cores`` (default: every core this process may run on,
-:func:`available_cores`).
+:func:`available_cores`). The calling thread runs chains too, and the helper
+threads are kept between calls: a sampler whose chains take a fraction of a
+millisecond (the bivariate Gibbs sampler: 0.3 ms for 4 chains of 2,000
+sweeps) would otherwise spend more starting threads than they save.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -178,12 +182,61 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def map_chains(run: Callable[[int], Any], chains: int, cores: int | None = None) -> list[Any]:
+_helpers: ThreadPoolExecutor | None = None
+"""The helper threads of :func:`map_chains`, started on first use and kept."""
+
+_helper_count = 0
+"""How many threads :data:`_helpers` has at most."""
+
+_helpers_lock = threading.Lock()
+
+
+def _forget_helpers() -> None:
+    """In a forked child: the parent's helper threads do not exist there."""
+    global _helpers, _helper_count
+    _helpers, _helper_count = None, 0
+
+
+os.register_at_fork(after_in_child=_forget_helpers)
+
+
+def _helper_pool(threads: int) -> ThreadPoolExecutor:
+    """Return the kept pool of helper threads, grown to at least ``threads``."""
+    global _helpers, _helper_count
+    with _helpers_lock:
+        if _helpers is None or _helper_count < threads:
+            # A smaller pool is dropped, not shut down: a call still holding it may submit to
+            # it, and its idle threads exit once it is collected.
+            _helpers = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chain")
+            _helper_count = threads
+        return _helpers
+
+
+PARALLEL_MIN_STEPS = 20_000
+"""Fewer updates than this a chain, and :func:`map_chains` runs the chains in the calling thread.
+
+Handing chains to a thread that has been idle costs up to milliseconds here: it
+waits for the interpreter lock while the calling thread runs Python between
+its compiled calls. Measured with the bivariate Gibbs sampler, 4 chains, after
+30 ms idle (about 35 ns an update): 2,000 sweeps a chain take 0.38 ms in one
+thread and 0.42 ms on two; 51,000 take 7.2 and 4.6 ms; 201,000 take 27.8 and
+14.1 ms.
+"""
+
+
+def map_chains(
+    run: Callable[[int], Any], chains: int, cores: int | None = None, steps: int | None = None
+) -> list[Any]:
     """Return ``[run(0), ..., run(chains - 1)]``, the chains run on up to ``cores`` threads.
 
     ``run(c)`` must touch only chain ``c``'s Generator and output, so that the
     results do not depend on ``cores`` or on the order the threads run in; it
-    gains from threads only where its compiled kernels release the GIL.
+    gains from threads only where its compiled kernels release the GIL. The
+    calling thread and ``cores - 1`` kept helper threads take the chains in
+    turn (a helper that has not started when this thread runs out of chains
+    is cancelled, so a busy pool, or a nested call, never makes it wait).
+    After a chain fails, or this thread is interrupted, no other chain starts;
+    a chain's failure is raised once the threads running chains have stopped.
 
     Parameters
     ----------
@@ -194,6 +247,10 @@ def map_chains(run: Callable[[int], Any], chains: int, cores: int | None = None)
     cores : int or None
         Threads at most; ``None`` is :func:`available_cores`, 1 runs the
         chains one after the other in this thread.
+    steps : int or None
+        Roughly how many compiled updates one chain makes (its sweeps, times
+        its tokens for LDA); below :data:`PARALLEL_MIN_STEPS` the chains run in
+        this thread, as with ``cores=1``. ``None``: unknown, use the threads.
 
     Returns
     -------
@@ -207,7 +264,37 @@ def map_chains(run: Callable[[int], Any], chains: int, cores: int | None = None)
     """
     workers = available_cores() if cores is None else check_integer("cores", cores, 1)
     workers = min(workers, chains)
-    if workers <= 1:
+    if workers <= 1 or (steps is not None and steps < PARALLEL_MIN_STEPS):
         return [run(c) for c in range(chains)]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chain") as pool:
-        return list(pool.map(run, range(chains)))
+    results: list[Any] = [None] * chains
+    failures: list[BaseException] = []
+    untaken = iter(range(chains))
+    lock = threading.Lock()
+
+    def take_chains() -> None:
+        while True:
+            with lock:
+                chain = None if failures else next(untaken, None)
+            if chain is None:
+                return
+            try:
+                results[chain] = run(chain)
+            except BaseException as exc:  # an interrupt too: stop the other threads
+                with lock:
+                    failures.append(exc)
+                return
+
+    pool = _helper_pool(workers - 1)
+    helpers = [pool.submit(take_chains) for _ in range(workers - 1)]
+    try:
+        take_chains()
+        for helper in helpers:
+            if not helper.cancel():  # a helper still queued (pool busy) has nothing left to take
+                helper.result()
+    except BaseException as exc:  # interrupted while waiting: the helpers take no more
+        with lock:
+            failures.append(exc)
+        raise
+    if failures:
+        raise failures[0]
+    return results

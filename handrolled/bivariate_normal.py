@@ -284,6 +284,6 @@ def sample(
         normals = rng.standard_normal((tune + draws, 2))
         gibbs_kernel(x2_start, normals, d["mu"], d["sigma"], d["rho"], tune, x[chain])
 
-    map_chains(run, chains, cores)
+    map_chains(run, chains, cores, steps=tune + draws)
     save_state(state, SAMPLER, chains, x2=x[:, -1, 1].copy(), rngs=rngs)
     return {"x": x}

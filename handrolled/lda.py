@@ -573,7 +573,7 @@ def sample(
             chain=starts[c],
         )
 
-    chain_states = map_chains(run, chains, cores)
+    chain_states = map_chains(run, chains, cores, steps=(tune + draws * thin) * d["N"])
     save_state(state, sampler, chains, chain_states=chain_states)
     return from_dict({"posterior": posterior, "sample_stats": {"log_joint_per_token": stat}})
 

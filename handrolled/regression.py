@@ -611,7 +611,7 @@ def _run(
                 done += k
         points[chain] = point
 
-    map_chains(run, chains, cores)
+    map_chains(run, chains, cores, steps=(tune + draws) * thin)
     save_state(state, sampler, chains, point=points, rngs=rngs)
     return {name: np.ascontiguousarray(out[..., i]) for i, name in enumerate(VARIABLES)}
 

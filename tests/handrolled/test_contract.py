@@ -24,6 +24,7 @@ import xarray as xr
 from comparisons.loading import load_callable
 from comparisons.registry import PAIRS, get_pair
 from comparisons.witness import ModelWitness
+from handrolled import _common
 
 DRAWS, TUNE, CHAINS = 8, 4, 3
 SEED = 20260101
@@ -301,8 +302,9 @@ THREADED = [
 @pytest.mark.parametrize(
     ("pair", "name", "spec"), THREADED, ids=[f"{p.name}:{n}" for p, n, _ in THREADED]
 )
-def test_chains_on_threads_give_the_sequential_draws_bit_for_bit(pair, name, spec):
+def test_chains_on_threads_give_the_sequential_draws_bit_for_bit(pair, name, spec, monkeypatch):
     """A sampler that runs its chains on threads (``cores``) draws the same on 1 or 4."""
+    monkeypatch.setattr(_common, "PARALLEL_MIN_STEPS", 0)  # threads even for these few sweeps
     data = pair.load_data()
     sampler = sampler_of(spec)
     runs = [

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 from scipy.special import gammaln
 
+from handrolled import _common
 from handrolled import _lda_kernels as K_
 from handrolled import lda as L
 from handrolled.wrong_samplers import resample_token_keeping_it
@@ -483,8 +484,9 @@ def test_continued_thinned_chains_are_one_long_run(kernel):
 
 
 @pytest.mark.parametrize("kernel", L.KERNELS)
-def test_chains_on_threads_are_the_sequential_chains_bit_for_bit(kernel):
+def test_chains_on_threads_are_the_sequential_chains_bit_for_bit(kernel, monkeypatch):
     """Chains run on 1, 2 or 4 threads, fresh and continued: the same draws."""
+    monkeypatch.setattr(_common, "PARALLEL_MIN_STEPS", 0)  # threads even for these few sweeps
     d = lda_data.default_data()
     options = {"kernel": kernel, "chains": 4, "random_seed": 9, "thin": 2}
     runs = []
