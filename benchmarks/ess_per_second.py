@@ -22,8 +22,9 @@ process's peak memory:
   grows (data from :func:`pairdata.regression.synthetic_data`).
 - :func:`chain_scaling` (``chains``): wall time and ESS/s with 1 and 2 chains.
   The LDA, bivariate-normal and regression samplers run their chains on
-  threads (``cores`` every available core), the others one after the other;
-  nutpie runs them in parallel threads (``cores = chains``).
+  threads (``cores`` every available core) when a chain makes at least
+  :data:`handrolled._common.PARALLEL_MIN_STEPS` updates, the others one after
+  the other; nutpie runs them in parallel threads (``cores = chains``).
 
 Memory: Linux keeps a process's peak resident set size (``VmHWM``) and lets
 the process reset it (write ``5`` to ``/proc/self/clear_refs``), so
@@ -618,10 +619,12 @@ def chain_scaling(
 ) -> dict[str, Any]:
     """Wall time and ESS/s of every pair's samplers with 1 and 2 chains.
 
-    The hand-rolled samplers run their chains sequentially in one process, so
-    their time grows linearly with the chains; nutpie samples chains in
-    parallel threads (``cores = chains``); PyMC's own step methods (the
-    Bayes net) with ``cores = chains`` processes.
+    The numba samplers run their chains on threads when a chain makes at least
+    :data:`handrolled._common.PARALLEL_MIN_STEPS` updates (see
+    :func:`handrolled._common.map_chains`); otherwise, and for the other
+    hand-rolled samplers, the time grows linearly with the chains. nutpie
+    samples chains in parallel threads (``cores = chains``); PyMC's own step
+    methods (the Bayes net) with ``cores = chains`` processes.
 
     Parameters
     ----------

@@ -698,8 +698,11 @@ def _chains_markdown(entry: Mapping[str, Any]) -> list[str]:
     head = " | ".join(f"seconds ({c})" for c in counts)
     rate = " | ".join(f"ESS/s ({c})" for c in counts)
     lines += [
-        "Hand-rolled samplers as written (no parallelism across chains); NUTS through nutpie "
-        "with `cores = chains` (threads), the Bayes net through PyMC's own sampler "
+        "Hand-rolled samplers with their default `cores`: the numba ones (bivariate normal, "
+        "both regression samplers) run their chains on threads when a chain makes at least "
+        "`handrolled._common.PARALLEL_MIN_STEPS` updates (here the one-at-a-time regression "
+        "sampler, many sweeps a kept draw), else one after the other, as the others do; NUTS "
+        "through nutpie with `cores = chains` (threads), the Bayes net through PyMC's own sampler "
         "(`cores = chains` processes). time ratio = seconds with the most chains over seconds "
         "with one.",
         "",

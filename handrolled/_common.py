@@ -57,10 +57,10 @@ when their compiled kernels release the GIL (``@njit(nogil=True)``). A chain
 reads only its own Generator and writes only its own slice of the output, so
 the draws are the same bit for bit on one thread or many; the samplers that
 use it take ``cores`` (default: every core this process may run on,
-:func:`available_cores`). The calling thread runs chains too, and the helper
-threads are kept between calls: a sampler whose chains take a fraction of a
-millisecond (the bivariate Gibbs sampler: 0.3 ms for 4 chains of 2,000
-sweeps) would otherwise spend more starting threads than they save.
+:func:`available_cores`). The calling thread runs chains too and the helper
+threads are kept between calls; chains of fewer than
+:data:`PARALLEL_MIN_STEPS` updates run in the calling thread alone, since
+handing them to a helper costs more than it saves.
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ PARALLEL_MIN_STEPS = 20_000
 Handing chains to a thread that has been idle costs up to milliseconds here: it
 waits for the interpreter lock while the calling thread runs Python between
 its compiled calls. Measured with the bivariate Gibbs sampler, 4 chains, after
-30 ms idle (about 35 ns an update): 2,000 sweeps a chain take 0.38 ms in one
+30 ms idle (about 45 ns an update): 2,000 sweeps a chain take 0.38 ms in one
 thread and 0.42 ms on two; 51,000 take 7.2 and 4.6 ms; 201,000 take 27.8 and
 14.1 ms.
 """
