@@ -6,7 +6,9 @@ JIT-compiles the sampler once per process, not once per replication) through a
 existing scheduler by address, or in-process with ``scheduler="synchronous"``.
 Replication ``i`` draws all its random numbers from child ``i`` of
 ``np.random.SeedSequence(seed)``, so the results do not depend on the number of
-workers or on how replications are chunked. If a replication fails, the
+workers or on how replications are chunked; every chunk runs on one BLAS thread, as
+Dask's workers do, so a replication's matrix products round the same wherever it
+runs. If a replication fails, the
 finished ones are kept and returned with the error.
 
 A replication is a module-level function ``replication(*args, seed) -> dict``
@@ -49,15 +51,18 @@ def run_chunk(
     list of dict
         Per seed, ``{"index": i, **replication(*args, seed)}`` or the error.
     """
-    done = []
-    for index, seed in seeds:
-        try:
-            result = replication(*args, seed)
-        except Exception as exc:
-            done.append({"index": index, "error": f"replication {index}: {one_line(exc)}"})
-            continue
-        done.append({"index": index, **result})
-    return done
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return [_run_one(replication, args, index, seed) for index, seed in seeds]
+
+
+def _run_one(replication: Replication, args: Sequence, index: int, seed) -> dict:
+    try:
+        result = replication(*args, seed)
+    except Exception as exc:
+        return {"index": index, "error": f"replication {index}: {one_line(exc)}"}
+    return {"index": index, **result}
 
 
 def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):

@@ -48,6 +48,20 @@ def test_p_values_are_reproducible_and_bounded():
     assert 1 / (1 + energy.PERMUTATIONS) <= p_value(a, b) <= 1
 
 
+def test_every_number_is_the_same_whatever_blas_threads_the_caller_allows():
+    """OpenBLAS rounds a product by its thread count: the check fixes one thread itself."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(2, 4, 1000, 30))
+    da = [xr.DataArray(x, dims=("chain", "draw", "quantity")) for x in (a, b)]
+    results = []
+    for threads in (1, 2, 4):
+        with threadpool_limits(limits=threads, user_api="blas"):
+            results.append(energy.energy_test(*da, (4000.0, 4000.0), np.random.default_rng(5)))
+    assert results[0] == results[1] == results[2]  # bit for bit: statistic, p, critical value
+
+
 @pytest.mark.parametrize(
     ("sample", "wrong", "data", "variables"),
     [
