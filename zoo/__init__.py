@@ -1,0 +1,83 @@
+"""The calibration zoo: model shapes the six seed pairs do not have.
+
+Each model lives in ``zoo/<name>/``: ``model.py`` (``build_model(data) -> pm.Model``),
+a data file, and ``sampler.py`` with a correct sampler ``sample`` (exact iid draws
+where the posterior is known in closed form, else a hand-written Gibbs sampler)
+and ``sample_planted_bug``, the same sampler with one bug whose size in posterior
+sd is stated in ``zoo/README.md``. The model and the sampler share no code.
+
+They are brought to the harness exactly as a user brings a model
+(:func:`comparisons.byom.model_pair`); ``make test`` runs each one small
+(``tests/zoo``) and ``make power`` measures the verdicts' error rates on them
+(``scripts/power.py``, section "zoo").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class ZooModel:
+    """One model of the zoo and where its pieces are.
+
+    Attributes
+    ----------
+    name : str
+        The folder under ``zoo/`` and the report's name.
+    shape : str
+        The model shape it adds to the suite (one line).
+    data_file : str
+        The data file's name in the folder (``.json``, ``.csv`` or ``.npz``).
+    bug : str
+        What ``sample_planted_bug`` gets wrong, and by how many posterior sds.
+    sbc : bool
+        Whether simulation-based calibration applies (a proper prior to simulate from).
+    """
+
+    name: str
+    shape: str
+    data_file: str
+    bug: str
+    sbc: bool = True
+
+    @property
+    def folder(self) -> Path:
+        """The model's folder."""
+        return HERE / self.name
+
+    @property
+    def model(self) -> str:
+        """``--model`` spec: ``zoo/<name>/model.py:build_model``."""
+        return f"{self.folder / 'model.py'}:build_model"
+
+    @property
+    def data(self) -> Path:
+        """``--data``: the data file's path."""
+        return self.folder / self.data_file
+
+    def sampler(self, planted_bug: bool = False) -> str:
+        """``--sampler`` spec of the correct sampler, or of its planted bug."""
+        function = "sample_planted_bug" if planted_bug else "sample"
+        return f"{self.folder / 'sampler.py'}:{function}"
+
+
+MODELS: tuple[ZooModel, ...] = ()
+"""Every zoo model, in the order the power study and the tests run them."""
+
+
+def get(name: str) -> ZooModel:
+    """Return the zoo model called ``name``.
+
+    Raises
+    ------
+    KeyError
+        Naming the known models.
+    """
+    for model in MODELS:
+        if model.name == name:
+            return model
+    raise KeyError(f"no zoo model {name!r}; known: {[m.name for m in MODELS]}")
