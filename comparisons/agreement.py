@@ -29,6 +29,12 @@ The rules (DESIGN.md, "Comparing two samplers"):
   their energy distance's block-permutation test allows at ``energy.ALPHA``
   (:func:`energy_checks`, :mod:`comparisons.energy`): joint structure that
   marginal checks miss;
+* a *discrete* quantity (:func:`discrete_quantities`: integer-valued draws on
+  every side, or few distinct values) is compared by its mean, its sd and the
+  probabilities ``P(X <= k)`` at the pooled draws' 5/50/95 % quantiles
+  (:func:`lattice_indicators`), each the mean of an indicator whose MCSE comes
+  from the indicator's ESS: a quantile of a lattice has no Monte Carlo error
+  to estimate (its MCSE is 0 whenever the order statistics tie);
 * every quantity must be finite in every draw: a draw whose log density is
   ``-inf`` lies outside the support, and that is ``"disagree"`` whatever the
   gates say.
@@ -100,6 +106,132 @@ ALL_PAIRS_UP_TO = 12
 """``compare`` multiplies every pair of components up to this many (at most 66 products)."""
 MAX_PRODUCTS = 64
 """Beyond :data:`ALL_PAIRS_UP_TO` components, at most this many neighbour products."""
+
+MAX_ATOMS = 100
+"""A quantity whose draws (all sides pooled) take at most this many distinct values is
+treated as discrete, as is one whose draws are integers on every side."""
+DISCRETE_STATISTICS = ("mean", "sd")
+"""What a discrete quantity is compared by itself; its quantiles become indicators."""
+
+
+def discrete_quantities(sides: Mapping[str, xr.DataArray]) -> list[str]:
+    """Return the quantities that lie on a lattice on every side: compared as discrete.
+
+    A quantity is discrete when its draws are whole numbers on every side (a
+    PyMC discrete variable, a count, a 0/1 node, an index) or when all sides'
+    draws together take at most :data:`MAX_ATOMS` distinct values (the log
+    density of a model whose variables are all discrete). Its quantiles then
+    sit on atoms: two sides' 95 % quantiles may differ by a step of the lattice
+    while their MCSEs, from the spacing of order statistics, are 0.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity), the same quantities.
+
+    Returns
+    -------
+    list of str
+        In the order of the first side's quantities.
+    """
+    if not sides:
+        return []
+    names = [str(q) for q in next(iter(sides.values()))["quantity"].values]
+    names = [q for q in names if all(q in da.indexes["quantity"] for da in sides.values())]
+    if not names:
+        return []
+    pooled = np.concatenate(
+        [
+            np.asarray(
+                da.sel(quantity=names).transpose(..., "quantity").values, dtype=float
+            ).reshape(-1, len(names))
+            for da in sides.values()
+        ]
+    )
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(pooled)
+        integers = np.all(~finite | (pooled == np.round(pooled)), axis=0)
+    few = np.zeros(len(names), dtype=bool)
+    for i in np.flatnonzero(~integers):  # a continuous one has many values in its first draws
+        column = pooled[:, i]
+        column = column[np.isfinite(column)]
+        if np.unique(column[: 4 * MAX_ATOMS]).size <= MAX_ATOMS:
+            few[i] = np.unique(column).size <= MAX_ATOMS
+    has_draws = finite.any(axis=0)
+    return [name for i, name in enumerate(names) if has_draws[i] and (integers[i] or few[i])]
+
+
+def indicator_name(quantity: str, cut: float) -> str:
+    """Name the indicator quantity of ``quantity <= cut``: ``P(quantity <= cut)``."""
+    return f"P({quantity} <= {cut:.6g})"
+
+
+def lattice_indicators(
+    sides: Mapping[str, xr.DataArray], discrete: Sequence[str], probs: Sequence[float] = PROBS
+) -> dict[str, xr.DataArray]:
+    """Return each side's indicators ``1[X <= k]`` of the discrete quantities, as quantities.
+
+    For a discrete quantity ``X``, the cuts ``k`` are the pooled draws' (all
+    sides together) 5, 50 and 95 % quantiles; a cut that every draw lies
+    at or below moves down to the next atom below it, so that ``P(X <= k) < 1``;
+    repeated cuts are kept once, and a quantity with at most two distinct
+    values gets none (its mean already determines its distribution). Taken
+    from the pooled draws, the cuts depend on the sides' sum, not on their
+    difference, which is what a z-check tests.
+
+    The mean of an indicator is ``P(X <= k)``; its MCSE (from the indicator's
+    ESS) is well defined on a lattice, and its z-check, resolution and gates
+    are a mean's: the resolution is measured in the indicator's sd,
+    ``sqrt(P (1 - P))``, so the tolerance ``delta`` of ``P(X <= k95)`` is
+    ``0.2 * 0.22 = 0.044`` in probability (a continuous quantity's 95 %
+    quantile off by ``2 delta = 0.4`` sd moves its CDF there by about 0.041).
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+    discrete : sequence of str
+        The quantities to cut (:func:`discrete_quantities`).
+    probs : sequence of float
+        The quantiles to cut at: those a continuous quantity would be compared by.
+
+    Returns
+    -------
+    dict of str to DataArray
+        Per side, shape (chain, draw, indicator), values 0.0 or 1.0; quantity
+        names from :func:`indicator_name`. Empty arrays when there is nothing to cut.
+    """
+    cuts: list[tuple[str, float]] = []
+    for name in discrete:
+        pooled = np.concatenate(
+            [np.asarray(da.sel(quantity=name).values, dtype=float).ravel() for da in sides.values()]
+        )
+        pooled = np.sort(pooled[np.isfinite(pooled)])
+        atoms = np.unique(pooled)
+        if atoms.size <= 2:
+            continue
+        chosen: list[float] = []
+        for p in probs:
+            cut = float(np.quantile(pooled, p, method="inverted_cdf"))
+            if cut >= atoms[-1]:
+                cut = float(atoms[-2])  # P(X <= max) = 1 says nothing: the atom below
+            if cut not in chosen:
+                chosen.append(cut)
+        cuts += [(name, cut) for cut in chosen]
+    out = {}
+    for label, da in sides.items():
+        columns = [
+            (da.sel(quantity=name) <= cut).astype(float).drop_vars("quantity", errors="ignore")
+            for name, cut in cuts
+        ]
+        names = [indicator_name(name, cut) for name, cut in cuts]
+        if columns:
+            out[label] = xr.concat(columns, dim="quantity").assign_coords(quantity=names)
+            out[label] = out[label].transpose("chain", "draw", "quantity")
+        else:
+            out[label] = da.isel(quantity=slice(0, 0))
+    return out
+
 
 STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
 AGREE, DISAGREE, NOT_CONVERGED = "agree", "disagree", "not converged"
@@ -372,6 +504,7 @@ def z_checks(
     pairs: Sequence[tuple[str, str]],
     reference: Mapping[str, ExactMarginal] | None = None,
     statistics: Sequence[str] = STATISTICS,
+    statistics_of: Mapping[str, Sequence[str]] | None = None,
 ) -> pd.DataFrame:
     """Return the uncorrected z-checks between sides and against the exact answer.
 
@@ -385,6 +518,9 @@ def z_checks(
         Exact marginals per quantity; every side is checked against them.
     statistics : sequence of str
         Statistics to compare (default: mean, sd, 5/50/95 % quantiles).
+    statistics_of : mapping of str to sequence of str, optional
+        Quantities compared by other statistics than ``statistics`` (a discrete
+        quantity by its mean and sd, its indicators by their mean).
 
     Returns
     -------
@@ -406,7 +542,7 @@ def z_checks(
         a, b = _columns(a.loc[common]), _columns(b.loc[common])  # arrays: no per-cell lookup
         scale = np.hypot(a["sd"], b["sd"]) / np.sqrt(2)
         for i, quantity in enumerate(common):
-            for stat in statistics:
+            for stat in (statistics_of or {}).get(quantity, statistics):
                 se = np.hypot(a[f"mcse_{stat}"][i], b[f"mcse_{stat}"][i])
                 batch = np.hypot(a[f"batch_{stat}"][i], b[f"batch_{stat}"][i])
                 row = _z_row(f"{a_label} vs {b_label}", quantity, stat, a[stat][i], b[stat][i], se)
@@ -423,7 +559,7 @@ def z_checks(
         for quantity, exact in (reference or {}).items():
             if quantity not in summary.index:
                 continue
-            for stat in statistics:
+            for stat in (statistics_of or {}).get(quantity, statistics):
                 truth = exact.statistic(stat)
                 if truth is None:
                     continue
@@ -483,13 +619,15 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """Apply Holm's step-down correction to a family of z-checks.
 
     Adds ``threshold`` (the |z| a check must not exceed at its rank, under the
-    Student-t of its ``statistic``, :func:`z_df`) and ``passed``. Controls the
+    Student-t of its ``statistic``, :func:`z_df`), ``level`` (the p-value it
+    must not reach at its rank, ``alpha / (m - rank)``) and ``passed``. Controls the
     family-wise error rate at ``alpha`` under any dependence between the checks.
     """
     checks = checks.copy()
     m = len(checks)
     if m == 0:
-        return checks.assign(threshold=pd.Series(dtype=float), passed=pd.Series(dtype=bool))
+        empty = pd.Series(dtype=float)
+        return checks.assign(threshold=empty, level=empty, passed=pd.Series(dtype=bool))
     order = np.argsort(checks["p"].to_numpy(), kind="stable")
     level = alpha / (m - np.arange(m))  # alpha/m, alpha/(m-1), ..., alpha
     rejected_sorted = np.cumprod(checks["p"].to_numpy()[order] <= level).astype(bool)
@@ -501,7 +639,9 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         df = z_df("mean")
     threshold[order] = stats.t.isf(level / 2, df)
     passed[order] = ~rejected_sorted
-    return checks.assign(threshold=threshold, passed=passed)
+    levels = np.empty(m)
+    levels[order] = level
+    return checks.assign(threshold=threshold, level=levels, passed=passed)
 
 
 def tolerances(delta: float = TOLERANCE) -> dict[str, float]:
@@ -724,6 +864,31 @@ def compared_statistic(label: str) -> str:
 
 CHECK_RESOLUTION_COLUMNS = ("difference", "resolution", "tolerance", "equivalent")
 """Columns a z-check adds to :data:`CHECK_COLUMNS` (:func:`resolutions`), with ``gross``."""
+CHECK_TEST_COLUMNS = ("p", "level", "note")
+"""Columns of the tests behind a check: its p-value, the level it is judged at (Holm's, at
+its rank, for a z-check; ``energy.ALPHA`` for the energy check) and a note in words where
+the numbers need one (:func:`check_notes`): ``NaN``, ``NaN`` and ``""`` for the gates."""
+
+
+def check_notes(z_table: pd.DataFrame) -> pd.Series:
+    """Say in words what a z-check's bare numbers hide: a zero or missing MCSE.
+
+    A difference over a standard error of 0 is a z of infinity: no Monte
+    Carlo error can explain it, and the reason (a side constant in every draw,
+    a chain stuck, or a lattice quantile; discrete quantities are compared by
+    indicators instead, :func:`lattice_indicators`) is named.
+    """
+    se = z_table["se"].to_numpy(dtype=float)
+    same = (z_table["a"] == z_table["b"]).to_numpy()
+    notes = np.full(len(z_table), "", dtype=object)
+    notes[np.isnan(se)] = "no MCSE (too few draws per chain to estimate one): not tested"
+    zero = se == 0
+    notes[zero & same] = "MCSE 0 on both sides and the same value: nothing to test"
+    notes[zero & ~same] = (
+        "MCSE 0 on both sides but different values: no Monte Carlo error explains the "
+        "difference (a side constant in every draw, or stuck)"
+    )
+    return pd.Series(notes, index=z_table.index)
 
 
 def compare_draws(
@@ -779,21 +944,33 @@ def compare_draws(
             raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
     tolerances(tolerance)  # checks it
     chains = {da.sizes["chain"] for da in sides.values()}
+    original = sides
+    discrete = discrete_quantities(sides)
+    probs = [p for p in PROBS if quantile_label(p) in statistics]
+    indicators = lattice_indicators(sides, discrete, probs)
+    statistics_of = {q: [s for s in statistics if s in DISCRETE_STATISTICS] for q in discrete}
+    cut = [str(q) for q in next(iter(indicators.values()))["quantity"].values] if sides else []
+    statistics_of.update({q: [s for s in statistics if s == "mean"] for q in cut})
+    if cut:
+        sides = {
+            label: xr.concat([da, indicators[label]], "quantity") for label, da in sides.items()
+        }
     summaries = summarize_sides(sides)
-    z_table = holm(z_checks(summaries, pairs, reference, statistics), alpha)
+    z_table = holm(z_checks(summaries, pairs, reference, statistics, statistics_of), alpha)
     z_table = resolutions(z_table, tolerance, alpha_equivalence, means_only)
     draws = {label: da.sizes["draw"] for label, da in sides.items()}
     gates = diagnostic_checks(summaries, max(chains), draws)
     support = support_checks(sides)
     z_table = z_table.assign(value=z_table["z"], statistic=z_table["statistic"].map(z_label))
     z_table["gross"] = gross_differences(z_table)
-    columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS]
+    z_table["note"] = check_notes(z_table)
+    columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS, *CHECK_TEST_COLUMNS]
     checks = pd.concat(
-        [z_table[columns], gates.assign(gross=False), support.assign(gross=False)],
+        [z_table[columns], *(t.assign(gross=False, note="") for t in (gates, support))],
         ignore_index=True,
     )
     if multivariate:
-        checks = with_energy_checks(checks, sides, pairs, summaries)
+        checks = with_energy_checks(checks, original, pairs, summaries)
     return verdict_of(checks), checks, summaries
 
 
@@ -830,7 +1007,9 @@ def energy_checks(
     One row per pair, ``kind`` ``"multivariate"``, quantity ``"all"``, statistic
     ``"energy"``: the energy distance of the two sides' thinned, standardised
     draws of every quantity, against the ``1 - energy.ALPHA`` quantile of its
-    block-permutation distribution. Pairs with non-finite draws are left out
+    block-permutation distribution, with its p-value and a note naming the
+    quantities that drive the distance (:func:`comparisons.energy.drivers`).
+    Pairs with non-finite draws are left out
     (their support checks fail). The permutations are seeded, so a run's
     checks are the same every time.
     """
@@ -842,8 +1021,11 @@ def energy_checks(
         a, b = a.sel(quantity=common), b.sel(quantity=common)
         if not (np.isfinite(a.values).all() and np.isfinite(b.values).all()):
             continue
-        min_ess = tuple(float(summaries[label]["ess_bulk"].min()) for label in (a_label, b_label))
+        min_ess = tuple(
+            float(summaries[label].loc[common, "ess_bulk"].min()) for label in (a_label, b_label)
+        )
         statistic, p, critical = energy.energy_test(a, b, min_ess, np.random.default_rng(0))
+        drivers = energy.drivers(a, b, min_ess)
         rows.append(
             {
                 "comparison": f"{a_label} vs {b_label}",
@@ -855,9 +1037,13 @@ def energy_checks(
                 "threshold": critical,
                 "passed": p > energy.ALPHA,
                 "gross": False,
+                "p": p,
+                "level": energy.ALPHA,
+                "note": "largest one-dimensional energy distances: "
+                + ", ".join(f"{q} {d:.3g}" for q, d in drivers),
             }
         )
-    return pd.DataFrame(rows, columns=[*CHECK_COLUMNS, "gross"])
+    return pd.DataFrame(rows, columns=[*CHECK_COLUMNS, "gross", *CHECK_TEST_COLUMNS])
 
 
 def gross_differences(z_table: pd.DataFrame) -> pd.Series:

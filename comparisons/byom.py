@@ -161,7 +161,7 @@ def model_pair(
         The sampler under test, recorded as the pair's hand-rolled side.
     name : str, optional
         The pair's name (report files ``NAME.html``, ``NAME.json``); default the
-        model module's stem.
+        model function's module and function (:func:`default_name`).
     **extras
         Override the optional pieces of the model's module: ``exact``,
         ``align``, ``derived``, ``settings``, ``pymc_kwargs``.
@@ -185,7 +185,7 @@ def model_pair(
     witness = ModelWitness(model, data)  # builds the model: fails early, naming --model
     module, found = _module_pieces(model)
     pieces = {**found, **{k: v for k, v in extras.items() if v is not None}}
-    name = _check_name(name if name is not None else _stem(model, module))
+    name = _check_name(name if name is not None else default_name(model, module))
     settings = dict(pieces.get("settings") or {})
     bad = set(settings) - set(SETTING_KEYS)
     if bad:
@@ -240,11 +240,28 @@ def _module_pieces(model: str | Callable):
     return module, pieces
 
 
-def _stem(model: str | Callable, module) -> str:
+def default_name(model: str | Callable, module=None) -> str:
+    """Return a run's name when none is given: the model function's module and function.
+
+    ``path/to/changepoint/model.py:build_model`` is ``changepoint.model.build_model``
+    (the folder too: every zoo and example model lives in a ``model.py``), and
+    ``package.module:build_model`` or that function itself ``package.module.build_model``,
+    so that two models never write over each other's report. Characters a file
+    name should not carry become ``_``.
+    """
     if isinstance(model, str):
-        target = model.rpartition(":")[0]
-        return Path(target).stem if target.endswith(".py") else target.rpartition(".")[2]
-    return (getattr(module, "__name__", None) or "model").rpartition(".")[2]
+        target, _, function = model.rpartition(":")
+        if target.endswith(".py"):
+            path = Path(target)
+            parts = [path.parent.name, path.stem] if path.parent.name else [path.stem]
+        else:
+            parts = [target]
+    else:
+        module_name = getattr(module, "__name__", None) or getattr(model, "__module__", None)
+        parts = [module_name or "model"]
+        function = getattr(model, "__qualname__", None) or getattr(model, "__name__", "model")
+    name = ".".join([*parts, function]).lstrip(".")
+    return "".join(c if c.isalnum() or c in "_-." else "_" for c in name)
 
 
 def _check_name(name: str) -> str:

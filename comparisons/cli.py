@@ -133,7 +133,8 @@ def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--name", dest="report_name", metavar="NAME",
-        help="report name with --model (default: the model module's stem)",
+        help="report name with --model (default: the model's folder, module and function, "
+        "e.g. changepoint.model.build_model)",
     )  # fmt: skip
 
 
@@ -167,6 +168,29 @@ def _pair_and_data(args):
     return model_pair(model, data, sampler, name=report_name), data
 
 
+QUIET = (
+    (DeprecationWarning, r".*use of fork\(\) may lead to deadlocks"),
+    (Warning, r".*[Oo]bject mode"),
+    (Warning, r".*falling back to object mode"),
+)
+"""Third-party warnings that say nothing to a user of the command line: Python's note
+that a threaded process forks (the sampler's timeout child, Dask), numba's object mode."""
+
+
+def quiet_third_party() -> None:
+    """Keep the command line's output to what the user can act on.
+
+    The warnings of :data:`QUIET` are ignored. (PyMC's log lines on
+    multiprocess or sequential sampling, its step methods and its timing are
+    kept out by the run itself, whose PyMC side's first "done" line names its
+    step methods: :func:`comparisons.run._run_pymc`.)
+    """
+    import warnings
+
+    for category, message in QUIET:
+        warnings.filterwarnings("ignore", message=message, category=category)
+
+
 def _terminated(signum, frame) -> None:
     """SIGTERM ends a run like Ctrl-C: files being written are removed, not left half-written."""
     raise KeyboardInterrupt
@@ -176,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+    quiet_third_party()
     try:
         args = build_parser().parse_args(argv)
         if args.command == "list":
@@ -240,15 +265,24 @@ def _write(result, out: Path):
 
 
 def _print_summary(result) -> None:
-    import pandas as pd
+    """Print the checks by kind, the worst ten in words, and the verdicts."""
+    from comparisons.report import WORST, describe_check, worst_checks
 
     checks = result.checks
     failed = checks[~checks["passed"]]
-    with pd.option_context("display.width", 120, "display.max_rows", 50):
-        print(f"{result.pair.name}: {len(checks)} checks, {len(failed)} failed")
-        if len(failed):  # the comparison names the side: no need for the side column here
-            table = failed.drop(columns=["side", "gross"])
-            print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"{result.pair.name}: {len(checks)} checks, {len(failed)} failed")
+    kinds = []
+    for kind, group in checks.groupby("kind", sort=False):
+        bad = int((~group["passed"]).sum())
+        kinds.append(f"{kind} {len(group)}" + (f" ({bad} failed)" if bad else ""))
+    print("  by kind: " + ", ".join(kinds))
+    if result.discrete:
+        shown = ", ".join(result.discrete[:WORST])
+        shown += " ..." if len(result.discrete) > WORST else ""
+        print(f"  compared as discrete (mean, sd, P(X <= k)): {shown}")
+    print(f"  worst {min(WORST, len(checks))} (all in the JSON):")
+    for row in worst_checks(checks).itertuples():
+        print(f"    {describe_check(row)}")
     for label, verdict in result.verdicts.items():
         print(f"{label}: {verdict}")
     print(f"verdict: {result.verdict}")
@@ -344,6 +378,7 @@ def _report(args) -> int:
 def _worker() -> None:
     """Set up a ``report`` worker: SIGTERM ends it like Ctrl-C, nothing left half-written."""
     signal.signal(signal.SIGTERM, _terminated)
+    quiet_third_party()
 
 
 def _report_pair(pair, args, background: bool = False) -> tuple[dict, str]:

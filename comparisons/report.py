@@ -58,6 +58,9 @@ def to_json(result: PairResult) -> dict:
             "resolution": _resolution_or_none(row.resolution),
             "tolerance": finite_or_none(row.tolerance),
             "equivalent": None if pd.isna(row.equivalent) else bool(row.equivalent),
+            "p": finite_or_none(row.p),
+            "level": finite_or_none(row.level),
+            "note": row.note if isinstance(row.note, str) else "",
         }
         for row in result.checks.itertuples()
     ]
@@ -86,9 +89,65 @@ def to_json(result: PairResult) -> dict:
             "alpha_equivalence": ALPHA_EQUIVALENCE,
         },
         "looks": result.looks,
+        "discrete": list(result.discrete),
         "timings": result.timings,
         "sides": sides,
     }
+
+
+WORST = 10
+"""Checks the terminal shows, worst first (:func:`worst_checks`); the JSON has them all."""
+
+
+def severity(checks: pd.DataFrame) -> pd.Series:
+    """Return how close each check is to failing, as a ratio: above 1 fails.
+
+    ``|z| / threshold`` for z-checks, ``value / critical value`` for the energy
+    check, ``R-hat - 1`` over ``threshold - 1`` and ``threshold / ESS`` for the
+    gates, infinity for draws outside the support.
+    """
+    value = checks["value"].astype(float).abs()
+    threshold = checks["threshold"].astype(float)
+    stat = checks["statistic"].astype(str)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = value / threshold
+        ratio = ratio.where(stat != "r_hat", (value - 1) / (threshold - 1))
+        ratio = ratio.where(~stat.isin(["ess_bulk", "ess_tail"]), threshold / value)
+    ratio = ratio.where(checks["kind"] != "support", np.where(value > 0, np.inf, 0.0))
+    ratio = ratio.where(~ratio.isna(), np.where(checks["passed"], 0.0, np.inf))
+    return ratio.where(checks["passed"] | (ratio > 1), np.inf)
+
+
+def worst_checks(checks: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
+    """Return the ``n`` checks nearest to failing (failed ones first), worst first."""
+    order = severity(checks).sort_values(ascending=False, kind="stable").index
+    return checks.loc[order[:n]]
+
+
+def describe_check(row) -> str:
+    """Return one check in words: what was tested, its numbers, and whether it passed."""
+    outcome = "passed" if row.passed else "FAILED"
+    note = f"; {row.note}" if isinstance(getattr(row, "note", ""), str) and row.note else ""
+    if row.kind in ("agreement", "exact"):
+        level = getattr(row, "level", float("nan"))
+        return (
+            f"{outcome}: {row.comparison}, {row.statistic} of {row.quantity}: z = "
+            f"{row.value:.3g} against its Holm threshold {row.threshold:.3g} (p = {row.p:.2g}, "
+            f"level {level:.2g}){note}"
+        )
+    if row.kind == "multivariate":
+        return (
+            f"{outcome}: {row.comparison}, energy distance of all quantities {row.value:.4g} "
+            f"against its permutation critical value {row.threshold:.4g} (p = {row.p:.2g}, "
+            f"level {row.level:.2g}){note}"
+        )
+    if row.kind == "diagnostic":
+        gate = "below" if row.statistic == "r_hat" else "at least"
+        return (
+            f"{outcome}: {row.side}, {row.statistic} of {row.quantity} = {row.value:.4g} "
+            f"(gate: {gate} {row.threshold:.4g})"
+        )
+    return f"{outcome}: {row.side}, {row.value:.1%} of the draws of {row.quantity} are not finite"
 
 
 def _resolution_or_none(value) -> float | str | None:
@@ -325,6 +384,26 @@ def _draws_sentence(result: PairResult) -> str:
     return text
 
 
+def _discrete_sentence(result: PairResult) -> str:
+    """Say which quantities were compared as discrete, and how."""
+    if not result.discrete:
+        return ""
+    names = ", ".join(f"<code>{html.escape(q)}</code>" for q in result.discrete[:TABLE_ROWS])
+    more = (
+        f" and {len(result.discrete) - TABLE_ROWS} more"
+        if len(result.discrete) > TABLE_ROWS
+        else ""
+    )
+    return (
+        f"<p>Treated as discrete (whole-number draws, or few distinct values): {names}{more}. "
+        "A quantile of a lattice has no Monte Carlo error to estimate (it jumps between atoms "
+        "while the spacing of its order statistics is 0), so these are compared by their mean, "
+        "their sd and the probabilities <code>P(X &lt;= k)</code> at the pooled draws' 5, 50 "
+        "and 95 % quantiles k, each the mean of an indicator with its own MCSE, and resolved "
+        "in the indicator's sd.</p>"
+    )
+
+
 def _resolution_section(result: PairResult) -> str:
     """Return the resolution table with the sentence that says how to read it."""
     table = resolution_table(result)
@@ -339,6 +418,7 @@ def _resolution_section(result: PairResult) -> str:
         f"difference's confidence interval (two one-sided tests). <code>agree</code> needs "
         f"every entry below its tolerance ({header}); the spread of a centred product is "
         f"tested for differences but not certified. Worst first.</p>"
+        + _discrete_sentence(result)
         + _head(table, TABLE_ROWS).to_html(float_format="%.3f", border=0, na_rep="")
         + _more(len(table), TABLE_ROWS, "quantities")
     )

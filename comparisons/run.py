@@ -127,6 +127,8 @@ class RunEvent:
     draws: int
     seconds: float | None = None
     verdicts: Mapping[str, str] | None = None
+    method: str | None = None
+    """The sampler that ran, named once per side: PyMC's step methods on its first run."""
 
     def __str__(self) -> str:
         if self.stage == "start":
@@ -134,7 +136,8 @@ class RunEvent:
         if self.stage == "look":
             open_ = ", ".join(f"{k}: {v}" for k, v in (self.verdicts or {}).items())
             return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
-        return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s"
+        method = f" ({self.method})" if self.method else ""
+        return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s{method}"
 
 
 @dataclass
@@ -157,6 +160,9 @@ class PairResult:
     ``alpha_equivalence``), its ``seconds`` and every side's ``verdicts``."""
     pymc_runs: dict[tuple[str, int], Side] = field(default_factory=dict)
     """PyMC's runs by (side label, draws): what ``pymc_from`` reuses."""
+    discrete: list[str] = field(default_factory=list)
+    """Quantities compared as discrete (:func:`comparisons.agreement.discrete_quantities`):
+    by their mean, sd and ``P(X <= k)`` at the pooled quantiles, not by quantiles."""
 
     def ess_per_second(self, label: str) -> float:
         """Minimum bulk ESS over the compared quantities per second of sampling."""
@@ -416,6 +422,7 @@ def run_pair(
         data=data,
         looks=looks,
         pymc_runs=cache,
+        discrete=agreement.discrete_quantities(quantities),
     )
 
 
@@ -538,7 +545,8 @@ class _PymcChains:
                 self.role, self.variant, self.model, settings, self.pair, self.step
             )
             seconds = self.cache[key].timings["total_s"]
-            say(RunEvent(self.pair.name, self.label, "done", chains, draws, seconds))
+            method = None if self.total else self.cache[key].sampler  # named once
+            say(RunEvent(self.pair.name, self.label, "done", chains, draws, seconds, None, method))
         side = self.cache[key]
         self.total += side.timings["total_s"]
         compile_s = side.timings["compile_s"]
@@ -548,15 +556,24 @@ class _PymcChains:
 
 
 def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Side:
+    """Run one PyMC side; PyMC's own log lines are kept out (the run's events say it once)."""
+    import logging
+
     start = time.perf_counter()
-    tree = pymc_sample(
-        model,
-        settings,
-        pair.pymc_kwargs,
-        step,
-        progressbar=sys.stderr.isatty(),
-        **nutpie_cores(pair.pymc_kwargs, step),
-    )
+    log = logging.getLogger("pymc")
+    level = log.level
+    log.setLevel(max(level, logging.WARNING))
+    try:
+        tree = pymc_sample(
+            model,
+            settings,
+            pair.pymc_kwargs,
+            step,
+            progressbar=sys.stderr.isatty(),
+            **nutpie_cores(pair.pymc_kwargs, step),
+        )
+    finally:
+        log.setLevel(level)
     total = time.perf_counter() - start
     sampling = float(tree["posterior"].attrs.get("sampling_time", total))
     timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}

@@ -394,3 +394,78 @@ def test_an_interrupted_summary_leaves_no_child_and_no_file(monkeypatch, tmp_pat
         agreement.summarize_sides(sides, cores=2)
     assert children and children[0].process.poll() is not None
     assert list(tmp_path.iterdir()) == []
+
+
+# A switchpoint-like posterior on 30..50 whose 95 % quantile sits just below a step of the
+# CDF (CDF(43) = 0.953; the issue's change-point model had CDF(44) = 0.954): with 4,000
+# draws the empirical CDF(43) falls below 0.95 in a fifth of the runs, so two sides' 95 %
+# quantiles often differ by one atom while their quantile MCSEs are 0.
+SUPPORT = np.arange(30, 51)
+PMF = np.exp(-0.5 * ((SUPPORT - 39.85) / 2.2) ** 2)
+PMF /= PMF.sum()
+
+
+def lattice_side(seed: int, shift: int = 0, chains: int = 4, draws: int = 1000) -> xr.DataArray:
+    """Draws of the lattice posterior (iid) and a continuous rate beside it."""
+    rng = np.random.default_rng(seed)
+    s = rng.choice(SUPPORT, p=PMF, size=(chains, draws)) + shift
+    rate = rng.gamma(30.0, 0.1, size=(chains, draws))
+    values = np.stack([s.astype(float), rate], axis=-1)
+    return xr.DataArray(values, dims=("chain", "draw", "quantity"), coords={"quantity": ["s", "r"]})
+
+
+def test_the_lattice_has_its_95_quantile_on_a_step():
+    cdf = np.cumsum(PMF)
+    k = SUPPORT[np.searchsorted(cdf, 0.95)]
+    assert k == 43 and 0.95 < cdf[SUPPORT == k][0] < 0.955
+
+
+def test_discrete_quantities_are_whole_numbers_or_few_atoms():
+    a, b = lattice_side(1), lattice_side(2)
+    assert agreement.discrete_quantities({"a": a, "b": b}) == ["s"]
+    few = a.copy(data=np.stack([a.values[..., 0] / 3, a.values[..., 1]], axis=-1))
+    assert agreement.discrete_quantities({"a": few}) == ["s"]  # 21 atoms, not integers
+    assert agreement.discrete_quantities({"a": a.isel(quantity=[1])}) == []
+
+
+def test_a_discrete_quantity_is_compared_by_indicators_not_quantiles():
+    verdict, checks, _ = agreement.compare_draws(
+        {"a": lattice_side(1), "b": lattice_side(2)}, [("a", "b")]
+    )
+    z = checks[checks["kind"] == "agreement"]
+    of_s = z[z["quantity"] == "s"]
+    assert set(of_s["statistic"]) == {"z(mean)", "z(sd)"}  # no quantile of a lattice
+    cuts = z[z["quantity"].str.startswith("P(s <= ")]
+    assert len(cuts) == 3 and set(cuts["statistic"]) == {"z(mean)"}
+    assert np.isfinite(z["value"]).all() and np.isfinite(z["resolution"]).all()
+    assert verdict == agreement.AGREE
+    assert set(z[z["quantity"] == "r"]["statistic"]) == {f"z({s})" for s in agreement.STATISTICS}
+
+
+def test_correct_lattice_sides_raise_no_false_alarm_and_reach_their_resolution():
+    """Sixty correct runs at alpha = 1 %: no z of inf, at most two alarms, mostly agree."""
+    verdicts = []
+    for seed in range(60):
+        v, checks, _ = agreement.compare_draws(
+            {"a": lattice_side(2 * seed), "b": lattice_side(2 * seed + 1)},
+            [("a", "b")],
+            multivariate=False,
+        )
+        assert np.isfinite(checks.loc[checks["kind"] == "agreement", "value"]).all()
+        verdicts.append(v)
+    assert verdicts.count(agreement.DISAGREE) <= 2
+    assert verdicts.count(agreement.AGREE) >= 55
+
+
+def test_an_off_by_one_lattice_sampler_is_caught():
+    """The change point off by one: its mean moves 1 / 2.2 = 0.45 posterior sd."""
+    assert (
+        agreement.compare_draws({"a": lattice_side(1), "b": lattice_side(2)}, [("a", "b")])[0]
+        == agreement.AGREE
+    )
+    verdict, checks, _ = agreement.compare_draws(
+        {"a": lattice_side(1, shift=1), "b": lattice_side(2)}, [("a", "b")]
+    )
+    assert verdict == agreement.DISAGREE
+    failed = checks[(checks["kind"] == "agreement") & ~checks["passed"]]
+    assert "s" in set(failed["quantity"]) and failed["quantity"].str.startswith("P(s").any()

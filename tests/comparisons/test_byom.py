@@ -117,6 +117,11 @@ def user(tmp_path_factory):
     return root
 
 
+def _name(user) -> str:
+    """The default report name of the user's model: folder, module and function."""
+    return f"{user.name}.pumps.build_model"
+
+
 def _args(user, sampler="sample", model="build_model", data="pumps.json"):
     return [
         "--model", f"{user}/pumps.py:{model}",
@@ -135,9 +140,11 @@ def agreed(user, tmp_path_factory):
 def test_users_sampler_agrees_with_users_model(agreed):
     code, out = agreed
     assert code == 0
-    document = json.loads((out / "pumps.json").read_text())  # NAME: the model module's stem
+    name = next(p.stem for p in out.iterdir() if p.suffix == ".json")
+    assert name.endswith(".pumps.build_model")  # NAME: the model's folder, module, function
+    document = json.loads((out / f"{name}.json").read_text())
     assert document["verdict"] == "agree"
-    page = (out / "pumps.html").read_text()
+    page = (out / f"{name}.html").read_text()
     assert "Verdict: agree" in page and "Your model" in page and "pumps.py:build_model" in page
     quantities = {c["quantity"] for c in document["checks"]}
     # The free variables, every centred product (11 components), PyMC's log densities.
@@ -150,7 +157,7 @@ def test_planted_bug_disagrees_with_exit_1(user, tmp_path, capsys):
     code = cli.main(["compare", *_args(user, "sample_wrong"), *SMALL, "--out", str(tmp_path)])
     assert code == 1
     assert "verdict: disagree" in capsys.readouterr().out
-    document = json.loads((tmp_path / "pumps.json").read_text())
+    document = json.loads((tmp_path / f"{_name(user)}.json").read_text())
     failed = {c["quantity"] for c in document["checks"] if not c["passed"]}
     assert "beta" in failed and "log_prior" in failed
 
@@ -240,7 +247,7 @@ def test_sbc_from_the_models_prior_predictive(user, tmp_path):
         "--tune", "100", "--out", str(tmp_path),
     ]  # fmt: skip
     assert cli.main(argv) == 0
-    document = json.loads((tmp_path / "pumps_sbc.json").read_text())  # NAME_METHOD.json
+    document = json.loads((tmp_path / f"{_name(user)}_sbc.json").read_text())  # NAME_METHOD.json
     assert document["verdict"] == "pass"
     assert {"beta", "rate[0]", "log_prior", "log_likelihood"} <= {
         c["quantity"] for c in document["checks"]
@@ -285,7 +292,7 @@ def test_geweke_from_the_model(user, tmp_path):
         "--tune", "10", "--out", str(tmp_path),
     ]  # fmt: skip
     assert cli.main(argv) == 0
-    document = json.loads((tmp_path / "pumps_geweke.json").read_text())
+    document = json.loads((tmp_path / f"{_name(user)}_geweke.json").read_text())
     assert {"beta", "beta^2", "log_likelihood"} <= {c["quantity"] for c in document["checks"]}
 
 
