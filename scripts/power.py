@@ -40,7 +40,9 @@ a LocalCluster of ``--workers`` single-threaded processes (one per core);
 the same path, with the project installed; ``scripts/power.py`` and
 ``scripts/planted.py`` are uploaded to them); ``--scheduler synchronous`` in this
 process. With ``--max-minutes`` no task starts after the deadline (counted from
-this invocation's start) and the tables count what finished.
+this invocation's start) and the tables count what finished. Exit status 0; 2 on
+bad input (one line naming the argument, nothing run); 1 when a task raised (it
+is reported, not journaled, and the tables count the others).
 
 **Journal and resuming.** Every finished task's records are appended, one JSON
 line per task (one ``write`` on an ``O_APPEND`` descriptor, then ``fsync``), to
@@ -51,13 +53,15 @@ line per task (one ``write`` on an ``O_APPEND`` descriptor, then ``fsync``), to
 
 ``task`` is the key: what the task computes (pair or model, sampler, seed, grid)
 and the settings that change its records (alpha, tolerance, budget factor,
-validation sizes). A rerun skips the tasks whose key is in the journal and
-builds the tables from the journal's records and the new ones, in the order of
-the task list, so the tables do not depend on the order tasks finished nor on
-how often the study was interrupted; lines of other tasks stay in the journal
-for the runs that want them. ``--fresh`` deletes the journal first: do that
-after changing the code the records depend on (each line keeps the commit it
-was made at, and ``power.json`` lists them).
+validation sizes, :data:`ZOO_RUN`; for a zoo model a digest of its model, data
+and sampler files, so an edited model is measured again). A rerun skips the
+tasks whose key is in the journal and builds the tables from the journal's
+records and the new ones, in the order of the task list, so the tables depend
+neither on the order tasks finished nor on how often the study was interrupted;
+lines of other tasks stay in the journal for the runs that want them. A line cut
+short by a crash is skipped (and cut off before the next append). ``--fresh``
+deletes the journal first: do that after changing the code the records depend
+on (each line keeps the commit it was made at; ``power.json`` lists them).
 
 Usage: ``python scripts/power.py [--sections S ...] [--seeds N] [--seeds-lda N]
 [--seeds-planted N] [--seeds-wrong N] [--seeds-validate N] [--seeds-twin N]
@@ -834,10 +838,12 @@ def render(doc: dict) -> str:
 def header(doc: dict) -> str:
     """Say where and how long the study ran, and how much of it came from the journal."""
     wall = doc.get("wall_s", doc.get("total_s", 0.0))
-    scheduler = doc.get("scheduler") or f"{doc.get('workers', '?')} worker processes"
-    if scheduler == SYNCHRONOUS:
+    scheduler = doc.get("scheduler")
+    if scheduler is None:  # a power.json from before the Dask layer
+        where = f"on {doc.get('workers', '?')} worker processes"
+    elif scheduler == SYNCHRONOUS:
         where = "in one process"
-    elif scheduler.startswith(("LocalCluster", f"{doc.get('workers')} worker")):
+    elif scheduler.startswith("LocalCluster"):
         where = f"on a {scheduler}"
     else:
         where = f"on the Dask cluster at {scheduler}"
