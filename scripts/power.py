@@ -478,7 +478,13 @@ class Journal:
             return {}, 0
         lines: dict[str, dict] = {}
         bad = 0
-        for text in self.path.read_bytes().decode("utf-8", errors="replace").splitlines():
+        try:
+            raw = self.path.read_bytes()
+        except OSError as exc:
+            raise ValueError(
+                f"--journal {str(self.path)!r} cannot be read: {exc.strerror}"
+            ) from None
+        for text in raw.decode("utf-8", errors="replace").splitlines():
             if not text.strip():
                 continue
             try:
@@ -720,15 +726,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     everything = tasks(args)
     journal = Journal(args.journal or args.out / JOURNAL)
-    kept, bad = ({}, 0) if args.fresh else journal.load()
-    done = {task.key: kept[task.key] for task in everything if task.key in kept}
-    todo = [task for task in everything if task.key not in done]
     deadline = None if math.isinf(args.max_minutes) else began + 60 * args.max_minutes
     client = cluster = None
     try:
         writable_dir(args.out)
         if args.journal is not None:
             writable_dir(args.journal.parent, "--journal")
+        if journal.path.exists() and not journal.path.is_file():
+            raise ValueError(f"--journal {str(journal.path)!r} is not a file")
+        kept, bad = ({}, 0) if args.fresh else journal.load()
+        done = {task.key: kept[task.key] for task in everything if task.key in kept}
+        todo = [task for task in everything if task.key not in done]
         if todo and (deadline is None or time.time() < deadline):
             client, cluster = open_client(args.scheduler, workers=args.workers)
     except ValueError as exc:

@@ -369,10 +369,57 @@ def test_a_changed_setting_or_model_file_reruns_the_task(stand_in_zoo, monkeypat
         (["--zoo-seeds", "-1"], "argument --zoo-seeds: must be 0 or more"),
         (["--zoo-models", "nope"], "--zoo-models: no zoo model 'nope'"),
         (["--sections", "everything"], "argument --sections: invalid choice"),
+        (["--journal", "TMP"], "is not a file"),
     ],
 )
-def test_bad_input_exits_2_with_one_line(stand_in_zoo, tmp_path, capsys, argv, words):
+def test_bad_input_exits_2_with_one_line(stand_in_zoo, tmp_path, capsys, monkeypatch, argv, words):
+    from comparisons import parallel
+
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 1)  # nothing listens on port 1
+    argv = [a.replace("TMP", str(tmp_path)) for a in argv]
     assert power.main(["--sections", "zoo", "--zoo-seeds", "1", *argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and err.startswith("power.py: error: ") and words in err
     assert not any(tmp_path.iterdir())  # nothing written, no journal touched
+
+
+def test_zoo_targets_in_words():
+    assert power.at_most(0, 370, 0.01) == "met (shown: interval below)"
+    assert power.at_most(0, 100, 0.01).startswith("met (point estimate")
+    assert power.at_most(3, 100, 0.01).startswith("**point estimate above**")
+    assert power.at_most(10, 100, 0.01) == "**missed**"
+    assert power.at_least(100, 100, 0.95) == "met (shown: interval above)"
+    assert power.at_least(96, 100, 0.95).startswith("met (point estimate")
+    assert power.at_least(93, 100, 0.95).startswith("**point estimate below**")
+    assert power.at_least(80, 100, 0.95) == "**missed**"
+    assert power.at_most(0, 0, 0.01) == power.at_least(0, 0, 0.95) == "–"
+
+
+def test_render_zoo_counts_verdicts_per_model():
+    def rec(check, group, model, verdict, seed):
+        return {"check": check, "section": "zoo", "group": group, "pair": model,
+                "sampler": "s", "kind": None, "s": None, "seed": seed, "verdict": verdict,
+                "looks": 2, "alarm": verdict != "pass"}  # fmt: skip
+
+    verdicts = ["agree"] * 97 + ["disagree", "inconclusive", "not converged"]
+    records = [rec("compare", "correct", "counts", x, k) for k, x in enumerate(verdicts)]
+    records += [rec("compare", "bug", "counts", "disagree", k) for k in range(99)]
+    records += [rec("compare", "bug", "counts", "inconclusive", 99)]
+    records += [rec("sbc", "correct", "counts", x, k) for k, x in enumerate(["pass", "fail"])]
+    records += [rec("compare", "correct", "boundary", "agree", 0)]
+    models = [
+        {"name": "counts", "shape": "Poisson", "bug": "rate 0.3 sd high", "sbc": True},
+        {"name": "boundary", "shape": "p near 1", "bug": "b", "sbc": False},
+    ]
+    doc = {**_fake_doc(), "sections": ["zoo"], "records": records, "zoo": models}
+    doc["seeds"] = {**doc["seeds"], "zoo_seeds": 100, "zoo_sbc_seeds": 2}
+    page = power.render(doc)
+    assert "## The registered pairs" not in page
+    assert (
+        "| counts | Poisson | 100 | 1 | 1.0 % (0.0–5.4 %) | 1/100 | 1/100 | 97/100 | 2.00 | "
+        "met (point estimate; interval includes it) |" in page
+    )
+    assert "| counts | rate 0.3 sd high | 100 | 99 | 99.0 % (94.6–100.0 %) | 100/100 |" in page
+    assert "| counts | 2 | 1 | 0 | 1 | 50.0 % (1.3–98.7 %) |" in page
+    assert "| boundary | n/a | | | | |" in page
+    assert "- boundary: false alarms 1/1" not in page and "- boundary: false alarms 0/1" in page
