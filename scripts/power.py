@@ -240,7 +240,7 @@ def _validate_record(section, check, group, pair_name, name, seed, run_once) -> 
             "sampler": name,
             "seed": seed,
             "verdict": verdict,
-            "alarm": verdict != v.PASS,
+            "alarm": verdict == v.FAIL or verdict.startswith("error"),  # not `not converged`
             "seconds": time.perf_counter() - start,
         }
     ]
@@ -988,7 +988,7 @@ def render_pairs(doc: dict, records: list[dict]) -> list[str]:
         "",
         "Caught by `compare` = `disagree` (a crash counts as caught); not-agree adds the "
         "undecided runs. Lower bound: 95 % Clopper-Pearson of the `compare` detection rate. "
-        "Geweke and SBC: runs that fail.",
+        "Geweke and SBC: runs that fail (`fail` or an error; SBC's `not converged` is not a fail).",
         "",
         "| pair | wrong sampler | disagree | not agree | lower bound (disagree) | Geweke | SBC |",
         "|---|---|---|---|---|---|---|",
