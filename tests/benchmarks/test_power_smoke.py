@@ -423,3 +423,13 @@ def test_render_zoo_counts_verdicts_per_model():
     assert "| counts | 2 | 1 | 0 | 1 | 50.0 % (1.3–98.7 %) |" in page
     assert "| boundary | n/a | | | | |" in page
     assert "- boundary: false alarms 1/1" not in page and "- boundary: false alarms 0/1" in page
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_records_of_one_process(zoo_study, stand_in_zoo, tmp_path):
+    """The zoo study on a LocalCluster of two worker processes: the same records, in order."""
+    argv = [*ZOO_ARGV[: ZOO_ARGV.index("--scheduler")], "--workers", "2"]
+    assert power.main([*argv, "--out", str(tmp_path)]) == 0
+    assert _records(tmp_path) == _records(zoo_study)
+    doc = json.loads((tmp_path / "power.json").read_text())
+    assert doc["scheduler"] == "LocalCluster of 2 processes"
