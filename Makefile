@@ -19,9 +19,14 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
 # Measured false alarms (sequential compare), sensitivity to planted shifts and power on the
-# catalogue of wrong samplers, with Geweke and SBC (~1 h on 2 cores; not in `make test`).
+# catalogue of wrong samplers, with Geweke and SBC, and the calibration zoo (hours on 2 cores;
+# not in `make test`). Tasks run on a local Dask cluster, one process per core; no task starts
+# after 55 minutes: run it again to go on from benchmarks/power_journal.jsonl. POWER_ARGS adds
+# flags: "--scheduler tcp://HOST:8786" (a running Dask cluster), "--sections zoo" (the zoo
+# alone), "--fresh" (start over, after changing the code the records depend on).
+POWER_ARGS ?=
 power: $(STAMP)
-	$(BIN)/python scripts/power.py --max-minutes 55 --out benchmarks
+	$(BIN)/python scripts/power.py --max-minutes 55 --out benchmarks $(POWER_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,13 +1,16 @@
 """``make power`` (scripts/power.py, scripts/planted.py) at tiny sizes.
 
 The full study takes an hour; here the planted shifts are checked on plain NumPy
-draws (no sampler run), the table is rendered from a fake document, and one
-(pair, seed) task runs end to end with a one-point grid.
+draws (no sampler run), the table is rendered from a fake document, one
+(pair, seed) task runs end to end with a one-point grid, and the zoo section runs
+on a stand-in registry (``examples/eight_schools``) in this process: end to end,
+interrupted and resumed from its journal.
 """
 
 import importlib.util
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -196,11 +199,237 @@ def test_render_counts_alarms_undecided_and_sensitivity():
 
 def test_one_task_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr(power, "GRID", (0.5,))
-    argv = ["--pairs", "bivariate_normal", "--seeds", "1", "--seeds-wrong", "0", "--workers", "0"]
-    assert power.main([*argv, "--seeds-validate", "0", "--out", str(tmp_path)]) == 0
+    argv = ["--pairs", "bivariate_normal", "--seeds", "1", "--seeds-wrong", "0"]
+    argv += ["--sections", "pairs", "--scheduler", "synchronous"]
+    assert power.main([*argv, "--out", str(tmp_path)]) == 0
     doc = json.loads((tmp_path / "power.json").read_text())
     verdicts = {r["sampler"]: r["verdict"] for r in doc["records"]}
     assert verdicts["gibbs"] == "agree"
     assert verdicts["sample+mean"] == verdicts["sample+corr"] == "disagree"
     assert len(doc["records"]) == 4  # the correct sampler and three planted shifts, one PyMC run
     assert "## Sensitivity" in (tmp_path / "power.md").read_text()
+
+
+EIGHT_SCHOOLS = ROOT / "examples" / "eight_schools"
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """A zoo model (``zoo.ZooModel``'s interface) that is the eight-schools example."""
+
+    name: str = "eight_schools"
+    shape: str = "hierarchical normal | stand-in"
+    bug: str = "tau2's conditional without the 1/2"
+    sbc: bool = True
+    data_file: str = "data.json"
+
+    @property
+    def model(self) -> str:
+        return f"{EIGHT_SCHOOLS / 'model.py'}:build_model"
+
+    @property
+    def data(self) -> Path:
+        return EIGHT_SCHOOLS / self.data_file
+
+    def sampler(self, planted_bug: bool = False) -> str:
+        function = "sample_planted_bug" if planted_bug else "sample"
+        return f"{EIGHT_SCHOOLS / 'sampler.py'}:{function}"
+
+
+ZOO_ARGV = ["--sections", "zoo", "--zoo-seeds", "2", "--zoo-sbc-seeds", "1"]
+ZOO_ARGV += ["--scheduler", "synchronous"]
+
+
+@pytest.fixture(scope="module")
+def stand_in_zoo():
+    """``zoo.MODELS`` replaced by the stand-in; SBC at 20 replications."""
+    import zoo
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(zoo, "MODELS", (StandIn(),))
+        mp.setitem(power.SIZES, "sbc", {**power.SIZES["sbc"], "replications": 20})
+        yield
+
+
+def _records(out: Path) -> list[dict]:
+    """The records of ``out/power.json`` without their timings."""
+    doc = json.loads((out / "power.json").read_text())
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in doc["records"]]
+
+
+@pytest.fixture(scope="module")
+def zoo_study(stand_in_zoo, tmp_path_factory):
+    """One uninterrupted zoo study: two compare seeds and one SBC seed (3 tasks)."""
+    out = tmp_path_factory.mktemp("zoo")
+    assert power.main([*ZOO_ARGV, "--out", str(out)]) == 0
+    return out
+
+
+def test_zoo_section_compares_the_correct_sampler_and_the_planted_bug(zoo_study):
+    records = _records(zoo_study)
+    verdicts = [(r["check"], r["group"], r["sampler"], r["seed"], r["verdict"]) for r in records]
+    assert verdicts == [
+        ("compare", "correct", "sample", 1000, "agree"),
+        ("compare", "bug", "sample_planted_bug", 1000, "disagree"),
+        ("compare", "correct", "sample", 1001, "agree"),
+        ("compare", "bug", "sample_planted_bug", 1001, "disagree"),
+        ("sbc", "correct", "sample", 1000, "pass"),
+    ]
+    assert {r["section"] for r in records} == {"zoo"} and {r["pair"] for r in records} == {
+        "eight_schools"
+    }
+    page = (zoo_study / "power.md").read_text()
+    assert "## The calibration zoo" in page and "## The registered pairs" not in page
+    row = "| eight_schools | hierarchical normal \\| stand-in | 2 | 0 | 0.0 % (0.0–84.2 %) | 0/2 |"
+    assert row in page
+    assert "| eight_schools | tau2's conditional without the 1/2 | 2 | 2 | 100.0 % " in page
+    assert "| eight_schools | 1 | 0 | 0 | 1 | 0.0 % (0.0–97.5 %) |" in page
+    journal = (zoo_study / "power_journal.jsonl").read_text().splitlines()
+    assert len(journal) == 3  # one line per task
+    assert json.loads(journal[0])["task"]["function"] == "zoo_task"
+
+
+def test_an_interrupted_study_resumes_to_the_same_records(
+    zoo_study, stand_in_zoo, tmp_path, monkeypatch
+):
+    real, calls = power.run_task, []
+
+    def interrupted(function, args, deadline=None):
+        calls.append(function)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # the study stopped during its second task
+        return real(function, args, deadline)
+
+    monkeypatch.setattr(power, "run_task", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        power.main([*ZOO_ARGV, "--out", str(tmp_path)])
+    journal = tmp_path / "power_journal.jsonl"
+    assert len(journal.read_text().splitlines()) == 1 and not (tmp_path / "power.json").exists()
+
+    def counted(function, args, deadline=None):
+        calls.append(function)
+        return real(function, args, deadline)
+
+    calls.clear()
+    monkeypatch.setattr(power, "run_task", counted)
+    assert power.main([*ZOO_ARGV, "--out", str(tmp_path)]) == 0
+    assert calls == ["zoo_task", "zoo_sbc_task"]  # the finished task was not rerun
+    assert _records(tmp_path) == _records(zoo_study)
+    doc = json.loads((tmp_path / "power.json").read_text())
+    assert (doc["tasks"], doc["finished"], doc["from_journal"]) == (3, 3, 1)
+
+    # the journal's lines in another order, one cut short by a crash: the same records,
+    # and nothing reruns (no task starts after a deadline of 0 minutes)
+    lines = (zoo_study / "power_journal.jsonl").read_text().splitlines()
+    other = tmp_path / "reordered"
+    other.mkdir()
+    (other / "power_journal.jsonl").write_text("\n".join(lines[::-1]) + "\n" + lines[0][:50])
+    calls.clear()
+    assert power.main([*ZOO_ARGV, "--out", str(other), "--max-minutes", "0"]) == 0
+    assert calls == [] and _records(other) == _records(zoo_study)
+    assert (other / "power_journal.jsonl").read_text().endswith("\n")
+
+    # --fresh starts over; with a deadline already past nothing runs and nothing is counted
+    assert power.main([*ZOO_ARGV, "--out", str(other), "--max-minutes", "0", "--fresh"]) == 0
+    assert calls == [] and _records(other) == [] and not (other / "power_journal.jsonl").exists()
+    assert (
+        "| eight_schools | hierarchical normal \\| stand-in | 0 | 0 | – |"
+        in (other / "power.md").read_text()
+    )
+
+
+def test_a_changed_setting_or_model_file_reruns_the_task(stand_in_zoo, monkeypatch, tmp_path):
+    args = power.parse(ZOO_ARGV)
+    args.zoo_models = power.zoo_models()
+    before = {t.key for t in power.tasks(args)}
+    monkeypatch.setattr(power, "ZOO_RUN", {"draws": 500})
+    after = {t.key: t.function for t in power.tasks(args)}
+    assert {f for k, f in after.items() if k not in before} == {"zoo_task"}  # SBC keeps its keys
+    assert len(set(after) - before) == 2
+    monkeypatch.setattr(power, "ZOO_RUN", {})
+    assert {t.key for t in power.tasks(args)} == before
+    copy = tmp_path / "data.json"
+    copy.write_text(EIGHT_SCHOOLS.joinpath("data.json").read_text().replace("28", "29"))
+
+    class Edited(StandIn):
+        @property
+        def data(self) -> Path:
+            return copy
+
+    args.zoo_models = [Edited()]
+    assert {t.key for t in power.tasks(args)}.isdisjoint(before)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler 'tcp://127.0.0.1:1': cannot connect"),
+        (["--scheduler", " "], "argument --scheduler"),
+        (["--workers", "0"], "argument --workers: must be 1 or more"),
+        (["--zoo-seeds", "-1"], "argument --zoo-seeds: must be 0 or more"),
+        (["--zoo-models", "nope"], "--zoo-models: no zoo model 'nope'"),
+        (["--sections", "everything"], "argument --sections: invalid choice"),
+        (["--journal", "TMP"], "is not a file"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(stand_in_zoo, tmp_path, capsys, monkeypatch, argv, words):
+    from comparisons import parallel
+
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 1)  # nothing listens on port 1
+    argv = [a.replace("TMP", str(tmp_path)) for a in argv]
+    assert power.main(["--sections", "zoo", "--zoo-seeds", "1", *argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("power.py: error: ") and words in err
+    assert not any(tmp_path.iterdir())  # nothing written, no journal touched
+
+
+def test_zoo_targets_in_words():
+    assert power.at_most(0, 370, 0.01) == "met (shown: interval below)"
+    assert power.at_most(0, 100, 0.01).startswith("met (point estimate")
+    assert power.at_most(3, 100, 0.01).startswith("**point estimate above**")
+    assert power.at_most(10, 100, 0.01) == "**missed**"
+    assert power.at_least(100, 100, 0.95) == "met (shown: interval above)"
+    assert power.at_least(96, 100, 0.95).startswith("met (point estimate")
+    assert power.at_least(93, 100, 0.95).startswith("**point estimate below**")
+    assert power.at_least(80, 100, 0.95) == "**missed**"
+    assert power.at_most(0, 0, 0.01) == power.at_least(0, 0, 0.95) == "–"
+
+
+def test_render_zoo_counts_verdicts_per_model():
+    def rec(check, group, model, verdict, seed):
+        return {"check": check, "section": "zoo", "group": group, "pair": model,
+                "sampler": "s", "kind": None, "s": None, "seed": seed, "verdict": verdict,
+                "looks": 2, "alarm": verdict != "pass"}  # fmt: skip
+
+    verdicts = ["agree"] * 97 + ["disagree", "inconclusive", "not converged"]
+    records = [rec("compare", "correct", "counts", x, k) for k, x in enumerate(verdicts)]
+    records += [rec("compare", "bug", "counts", "disagree", k) for k in range(99)]
+    records += [rec("compare", "bug", "counts", "inconclusive", 99)]
+    records += [rec("sbc", "correct", "counts", x, k) for k, x in enumerate(["pass", "fail"])]
+    records += [rec("compare", "correct", "boundary", "agree", 0)]
+    models = [
+        {"name": "counts", "shape": "Poisson", "bug": "rate 0.3 sd high", "sbc": True},
+        {"name": "boundary", "shape": "p near 1", "bug": "b", "sbc": False},
+    ]
+    doc = {**_fake_doc(), "sections": ["zoo"], "records": records, "zoo": models}
+    doc["seeds"] = {**doc["seeds"], "zoo_seeds": 100, "zoo_sbc_seeds": 2}
+    page = power.render(doc)
+    assert "## The registered pairs" not in page
+    assert (
+        "| counts | Poisson | 100 | 1 | 1.0 % (0.0–5.4 %) | 1/100 | 1/100 | 97/100 | 2.00 | "
+        "met (point estimate; interval includes it) |" in page
+    )
+    assert "| counts | rate 0.3 sd high | 100 | 99 | 99.0 % (94.6–100.0 %) | 100/100 |" in page
+    assert "| counts | 2 | 1 | 0 | 1 | 50.0 % (1.3–98.7 %) |" in page
+    assert "| boundary | n/a | | | | |" in page
+    assert "- boundary: false alarms 1/1" not in page and "- boundary: false alarms 0/1" in page
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_records_of_one_process(zoo_study, stand_in_zoo, tmp_path):
+    """The zoo study on a LocalCluster of two worker processes: the same records, in order."""
+    argv = [*ZOO_ARGV[: ZOO_ARGV.index("--scheduler")], "--workers", "2"]
+    assert power.main([*argv, "--out", str(tmp_path)]) == 0
+    assert _records(tmp_path) == _records(zoo_study)
+    doc = json.loads((tmp_path / "power.json").read_text())
+    assert doc["scheduler"] == "LocalCluster of 2 processes"
