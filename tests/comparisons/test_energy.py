@@ -62,6 +62,38 @@ def test_every_number_is_the_same_whatever_blas_threads_the_caller_allows():
     assert results[0] == results[1] == results[2]  # bit for bit: statistic, p, critical value
 
 
+def test_every_permutation_keeps_both_sample_sizes(monkeypatch):
+    """Sides thinned differently: blocks of one length deal n and m draws, as observed."""
+    seen = []
+    original = energy.energy_statistics
+
+    def spy(distances, labels):
+        seen.append(labels.sum(axis=0))
+        return original(distances, labels)
+
+    monkeypatch.setattr(energy, "energy_statistics", spy)
+    rng = np.random.default_rng(3)
+    slow, fast = side(ar1(rng, 0.97, m=5)), side(ar1(rng, 0.2, m=5))
+    energy.energy_test(slow[0], fast[0], (slow[1], fast[1]), np.random.default_rng(0))
+    observed, permuted = seen
+    assert observed[0] < 200  # the slow side keeps far fewer draws than the fast one
+    assert np.all(permuted == observed[0])
+
+
+def test_many_quantities_with_unequal_thinning_raise_no_alarm():
+    """130 quantities, one side thinned to about 50 draws, the other to 500: before the
+    fix (V-statistic, blocks of each side's own length) every such correct pair failed."""
+    rng = np.random.default_rng(130)
+    p = []
+    for r in range(10):
+        slow = side(ar1(rng, 0.95, m=130))
+        fast = side(ar1(rng, 0.3, m=130))
+        p.append(
+            energy.energy_test(slow[0], fast[0], (slow[1], fast[1]), np.random.default_rng(r))[1]
+        )
+    assert sum(x <= 0.05 for x in p) <= 1 and min(p) > energy.ALPHA
+
+
 @pytest.mark.parametrize(
     ("sample", "wrong", "data", "variables"),
     [
