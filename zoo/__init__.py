@@ -65,7 +65,20 @@ class ZooModel:
         return f"{self.folder / 'sampler.py'}:{function}"
 
 
-MODELS: tuple[ZooModel, ...] = ()
+MODELS: tuple[ZooModel, ...] = (
+    ZooModel(
+        name="changepoint",
+        shape="a discrete latent variable: a switchpoint in Poisson counts (coal-mining disasters)",
+        data_file="data.json",
+        bug="off-by-one in the segment sums: switchpoint mean -0.46 sd, early rate +0.29 sd",
+    ),
+    ZooModel(
+        name="mixture",
+        shape="two-component normal mixture: indicators sampled (Gibbs) vs summed out (PyMC)",
+        data_file="data.json",
+        bug="prior-mean term left out of mu's conditional: mu[0] +0.28 sd, mu[1] -0.23 sd",
+    ),
+)
 """Every zoo model, in the order the power study and the tests run them."""
 
 
