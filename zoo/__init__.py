@@ -78,6 +78,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.json",
         bug="prior-mean term left out of mu's conditional: mu[0] +0.28 sd, mu[1] -0.23 sd",
     ),
+    ZooModel(
+        name="hierarchical",
+        shape="hierarchical normal, 60 groups, 63 parameters (centred), Gibbs",
+        data_file="data.json",
+        bug="tau2's prior shape and scale swapped in its conditional: tau2 mean +0.28 sd",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

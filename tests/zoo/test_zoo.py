@@ -188,3 +188,29 @@ def test_mixture_indicator_and_mean_conditionals_match_closed_forms():
         assert _within(good[:, k], post_mean[k])
         assert _within(good[:, k] ** 2, post_mean[k] ** 2 + 1 / post_precision[k])
         assert not _within(bad[:, k], post_mean[k])
+
+
+def test_hierarchical_conditionals_match_closed_forms():
+    module = _load("hierarchical")
+    rng = np.random.default_rng(7)
+    theta = np.linspace(8.0, 12.0, 60)
+    mu, a_t, b_t = 10.0, 2.5, 2.0
+    shape = a_t + theta.size / 2
+    scale = b_t + np.sum((theta - mu) ** 2) / 2
+    exact = stats.invgamma(shape, scale=scale)
+    good = [module.draw_tau2_given_rest(rng, theta, mu, a_t, b_t) for _ in range(20_000)]
+    bad = [module.draw_tau2_given_rest_planted_bug(rng, theta, mu, a_t, b_t) for _ in range(20_000)]
+    assert _within(good, exact.mean(), sd=exact.std())
+    assert _within(np.log(good), np.mean(np.log(exact.rvs(200_000, random_state=1))), k=5)
+    assert not _within(bad, exact.mean(), sd=exact.std())
+    # theta_j | rest: precision n_j / sigma2 + 1 / tau2, written here per group
+    sums, sizes = np.array([30.0, 5.0]), np.array([3.0, 1.0])
+    tau2, sigma2 = 0.8, 2.0
+    draws = np.array(
+        [module.draw_theta_given_rest(rng, sums, sizes, mu, tau2, sigma2) for _ in range(20_000)]
+    )
+    for j in range(2):
+        precision = sizes[j] / sigma2 + 1 / tau2
+        mean = (sums[j] / sigma2 + mu / tau2) / precision
+        assert _within(draws[:, j], mean, sd=precision**-0.5)
+        assert _within((draws[:, j] - mean) ** 2, 1 / precision, sd=np.sqrt(2) / precision)
