@@ -84,6 +84,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.json",
         bug="tau2's prior shape and scale swapped in its conditional: tau2 mean +0.28 sd",
     ),
+    ZooModel(
+        name="correlated",
+        shape="strongly correlated posterior: collinear regression, corr(beta1, beta2) = -0.986",
+        data_file="data.json",
+        bug="prior precision left out: beta1/beta2 means -/+0.32 sd, their sds 1.24x",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

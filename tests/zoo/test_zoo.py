@@ -214,3 +214,28 @@ def test_hierarchical_conditionals_match_closed_forms():
         mean = (sums[j] / sigma2 + mu / tau2) / precision
         assert _within(draws[:, j], mean, sd=precision**-0.5)
         assert _within((draws[:, j] - mean) ** 2, 1 / precision, sd=np.sqrt(2) / precision)
+
+
+def test_correlated_exact_sampler_matches_augmented_least_squares():
+    data = _data("correlated")
+    x1, x2, y = (np.asarray(data[k]) for k in ("x1", "x2", "y"))
+    sigma, s = data["sigma"], data["prior_sd"]
+    # the prior as three pseudo-observations 0 = beta_k + N(0, s^2): least squares
+    rows = np.column_stack([np.ones_like(x1), x1, x2]) / sigma
+    augmented = np.vstack([rows, np.eye(3) / s])
+    target = np.concatenate([y / sigma, np.zeros(3)])
+    mean = np.linalg.lstsq(augmented, target, rcond=None)[0]
+    covariance = np.linalg.inv(augmented.T @ augmented)
+    sd = np.sqrt(np.diag(covariance))
+    correlation = covariance[1, 2] / (sd[1] * sd[2])
+    assert correlation < -0.95
+    module = _load("correlated")
+    good = module.sample(data, draws=20_000, tune=0, chains=2, random_seed=3)["beta"]
+    bad = module.sample_planted_bug(data, draws=20_000, tune=0, chains=2, random_seed=3)["beta"]
+    good, bad = good.reshape(-1, 3), bad.reshape(-1, 3)
+    for k in range(3):
+        assert _within(good[:, k], mean[k], sd=sd[k])
+        assert _within((good[:, k] - mean[k]) ** 2, sd[k] ** 2, sd=np.sqrt(2) * sd[k] ** 2)
+    product = (good[:, 1] - mean[1]) * (good[:, 2] - mean[2])
+    assert _within(product, covariance[1, 2])
+    assert not _within(bad[:, 1], mean[1], sd=sd[1])
