@@ -90,6 +90,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.json",
         bug="prior precision left out: beta1/beta2 means -/+0.32 sd, their sds 1.24x",
     ),
+    ZooModel(
+        name="counts",
+        shape="integer counts: Poisson-gamma hierarchical model of pump failures, Gibbs",
+        data_file="data.json",
+        bug="beta's conditional skips pump 0 (1-based loop): beta mean -0.44 sd",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

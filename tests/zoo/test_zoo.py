@@ -239,3 +239,44 @@ def test_correlated_exact_sampler_matches_augmented_least_squares():
     product = (good[:, 1] - mean[1]) * (good[:, 2] - mean[2])
     assert _within(product, covariance[1, 2])
     assert not _within(bad[:, 1], mean[1], sd=sd[1])
+
+
+def _batch_mcse(draws, batches=20):
+    """MCSE of the mean of (chains, draws) autocorrelated draws, by batch means."""
+    draws = np.asarray(draws, dtype=float)
+    chains, n = draws.shape
+    means = draws[:, : n - n % batches].reshape(chains, batches, -1).mean(axis=2).ravel()
+    return means.std(ddof=1) / np.sqrt(means.size)
+
+
+def test_counts_gibbs_sampler_matches_beta_by_quadrature():
+    data = _data("counts")
+    y, t = np.asarray(data["failures"], dtype=float), np.asarray(data["hours"])
+    a, g, d = data["alpha"], data["beta_shape"], data["beta_rate"]
+
+    def log_posterior(beta):  # every rate integrated out of Poisson x Gamma(a, beta)
+        terms = a * np.log(beta) - (a + y) * np.log(beta + t)
+        return stats.gamma.logpdf(beta, g, scale=1 / d) + terms.sum()
+
+    grid = np.linspace(1e-6, 12.0, 200_001)
+    density = np.exp([log_posterior(b) for b in grid] - log_posterior(2.5))
+    mass = integrate.trapezoid(density, grid)
+    mean = integrate.trapezoid(grid * density, grid) / mass
+    sd = np.sqrt(integrate.trapezoid((grid - mean) ** 2 * density, grid) / mass)
+    module = _load("counts")
+    for sampler, ok in ((module.sample, True), (module.sample_planted_bug, False)):
+        beta = sampler(data, draws=5_000, tune=200, chains=4, random_seed=5)["beta"]
+        assert bool(abs(beta.mean() - mean) <= 4.5 * _batch_mcse(beta)) is ok
+        if ok:
+            assert abs(beta.std() - sd) <= 0.03 * sd
+
+
+def test_counts_rate_conditional_matches_closed_form():
+    data = _data("counts")
+    y, t = np.asarray(data["failures"], dtype=float), np.asarray(data["hours"])
+    module = _load("counts")
+    rng = np.random.default_rng(2)
+    draws = np.array([module.draw_rate_given_beta(rng, 2.0, y, t, 1.8) for _ in range(20_000)])
+    shape, rate = 1.8 + y, 2.0 + t
+    for i in range(y.size):
+        assert _within(draws[:, i], shape[i] / rate[i], sd=np.sqrt(shape[i]) / rate[i])
