@@ -96,6 +96,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.json",
         bug="beta's conditional skips pump 0 (1-based loop): beta mean -0.44 sd",
     ),
+    ZooModel(
+        name="boundary",
+        shape="probabilities at the boundary: Beta(31, 1) (mode at 1) and Beta(2, 80), exact",
+        data_file="data.json",
+        bug="q's prior hard-coded as Jeffreys Beta(1/2, 1/2): q mean -0.35 sd, sd x0.88",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

@@ -280,3 +280,24 @@ def test_counts_rate_conditional_matches_closed_form():
     shape, rate = 1.8 + y, 2.0 + t
     for i in range(y.size):
         assert _within(draws[:, i], shape[i] / rate[i], sd=np.sqrt(shape[i]) / rate[i])
+
+
+def test_boundary_exact_sampler_matches_beta_posteriors():
+    data = _data("boundary")
+    a, b = data["prior_alpha"], data["prior_beta"]
+    n, k = data["trials"], data["successes"]
+    p_exact = stats.beta(a + k, b + n - k)
+    n, k = data["inspected"], data["defects"]
+    q_exact = stats.beta(a + k, b + n - k)
+    module = _load("boundary")
+    good = module.sample(data, draws=50_000, tune=0, chains=1, random_seed=4)
+    bad = module.sample_planted_bug(data, draws=50_000, tune=0, chains=1, random_seed=4)
+    for name, exact in (("p", p_exact), ("q", q_exact)):
+        assert _within(good[name], exact.mean(), sd=exact.std())
+        for prob in (0.05, 0.5, 0.95):  # P(X <= exact quantile) = prob
+            hits = good[name] <= exact.ppf(prob)
+            assert _within(hits, prob, sd=np.sqrt(prob * (1 - prob)))
+    near_one = good["p"] > 0.999  # the density's maximum is at the boundary
+    assert _within(near_one, p_exact.sf(0.999), sd=np.sqrt(p_exact.sf(0.999)))
+    assert np.all((good["p"] > 0) & (good["p"] <= 1))
+    assert not _within(bad["q"], q_exact.mean(), sd=q_exact.std())
