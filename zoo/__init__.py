@@ -102,6 +102,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.json",
         bug="q's prior hard-coded as Jeffreys Beta(1/2, 1/2): q mean -0.35 sd, sd x0.88",
     ),
+    ZooModel(
+        name="heavy_tailed",
+        shape="Student-t likelihood (nu = 4, Newcomb's light speed), Gibbs via scale mixture",
+        data_file="data.json",
+        bug="off by one in sigma2's inverse-gamma shape (a + n/2 - 1): sigma2 mean +0.24 sd",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

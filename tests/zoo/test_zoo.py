@@ -301,3 +301,25 @@ def test_boundary_exact_sampler_matches_beta_posteriors():
     assert _within(near_one, p_exact.sf(0.999), sd=np.sqrt(p_exact.sf(0.999)))
     assert np.all((good["p"] > 0) & (good["p"] <= 1))
     assert not _within(bad["q"], q_exact.mean(), sd=q_exact.std())
+
+
+def test_heavy_tailed_gibbs_sampler_matches_quadrature():
+    data = _data("heavy_tailed")
+    y, nu = np.asarray(data["y"]), data["nu"]
+    mu_grid = np.linspace(23.0, 32.0, 361)
+    s2_grid = np.linspace(2.0, 80.0, 391)
+    mu, s2 = np.meshgrid(mu_grid, s2_grid, indexing="ij")
+    log_post = stats.norm.logpdf(mu, data["mu_prior_mean"], data["mu_prior_sd"])
+    log_post = log_post + stats.invgamma.logpdf(s2, data["sigma2_alpha"], scale=data["sigma2_beta"])
+    for value in y:  # the t likelihood itself, not the scale mixture
+        log_post = log_post + stats.t.logpdf(value, nu, loc=mu, scale=np.sqrt(s2))
+    weight = np.exp(log_post - log_post.max())
+    weight /= weight.sum()
+    assert weight[0].sum() + weight[-1].sum() + weight[:, 0].sum() + weight[:, -1].sum() < 1e-6
+    exact = {"mu": np.sum(weight * mu), "sigma2": np.sum(weight * s2)}
+    module = _load("heavy_tailed")
+    good = module.sample(data, draws=5_000, tune=200, chains=4, random_seed=6)
+    bad = module.sample_planted_bug(data, draws=5_000, tune=200, chains=4, random_seed=6)
+    for name in exact:
+        assert abs(good[name].mean() - exact[name]) <= 4.5 * _batch_mcse(good[name])
+    assert abs(bad["sigma2"].mean() - exact["sigma2"]) > 4.5 * _batch_mcse(bad["sigma2"])
