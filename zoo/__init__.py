@@ -108,6 +108,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.json",
         bug="off by one in sigma2's inverse-gamma shape (a + n/2 - 1): sigma2 mean +0.24 sd",
     ),
+    ZooModel(
+        name="deterministic_dims",
+        shape="pm.Deterministic and dims: normal-inverse-gamma regression, named coefficients",
+        data_file="data.csv",
+        bug="sigma2's shape a + (N - K)/2 (least-squares df): sigma2 mean +0.31 sd",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

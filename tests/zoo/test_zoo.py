@@ -323,3 +323,36 @@ def test_heavy_tailed_gibbs_sampler_matches_quadrature():
     for name in exact:
         assert abs(good[name].mean() - exact[name]) <= 4.5 * _batch_mcse(good[name])
     assert abs(bad["sigma2"].mean() - exact["sigma2"]) > 4.5 * _batch_mcse(bad["sigma2"])
+
+
+def test_deterministic_dims_exact_sampler_matches_marginal_likelihood():
+    from comparisons.datafile import read_data
+
+    model = zoo.get("deterministic_dims")
+    data = read_data(model.data)
+    y = data["growth"]
+    design = np.column_stack([np.ones_like(y), data["dose"], data["light"]])
+    a, b, g = 2.0, 2.0, 10.0
+    # sigma2 | y by 1-D quadrature of y ~ N(0, sigma2 (I + g^2 X X')), beta integrated out
+    gram = np.eye(y.size) + g**2 * design @ design.T
+    _, logdet = np.linalg.slogdet(gram)
+    quad = y @ np.linalg.solve(gram, y)
+    grid = np.linspace(0.5, 6.0, 20_001)
+    log_post = stats.invgamma.logpdf(grid, a, scale=b) - 0.5 * (y.size * np.log(grid) + quad / grid)
+    weight = np.exp(log_post - log_post.max())
+    mean_sigma2 = integrate.trapezoid(grid * weight, grid) / integrate.trapezoid(weight, grid)
+    sd_sigma2 = np.sqrt(
+        integrate.trapezoid((grid - mean_sigma2) ** 2 * weight, grid)
+        / integrate.trapezoid(weight, grid)
+    )
+    # beta's posterior mean: ridge regression, by augmented least squares
+    augmented = np.vstack([design, np.eye(3) / g])
+    mean_beta = np.linalg.lstsq(augmented, np.concatenate([y, np.zeros(3)]), rcond=None)[0]
+    module = _load("deterministic_dims")
+    good = module.sample(data, draws=25_000, tune=0, chains=2, random_seed=8)
+    bad = module.sample_planted_bug(data, draws=25_000, tune=0, chains=2, random_seed=8)
+    assert _within(good["sigma2"], mean_sigma2, sd=sd_sigma2)
+    assert abs(good["sigma2"].std() - sd_sigma2) < 0.02 * sd_sigma2
+    for k in range(3):
+        assert _within(good["beta"][..., k], mean_beta[k])
+    assert not _within(bad["sigma2"], mean_sigma2, sd=sd_sigma2)
