@@ -65,7 +65,56 @@ class ZooModel:
         return f"{self.folder / 'sampler.py'}:{function}"
 
 
-MODELS: tuple[ZooModel, ...] = ()
+MODELS: tuple[ZooModel, ...] = (
+    ZooModel(
+        name="changepoint",
+        shape="a discrete latent variable: a switchpoint in Poisson counts (coal-mining disasters)",
+        data_file="data.json",
+        bug="off-by-one in the segment sums: switchpoint mean -0.46 sd, early rate +0.29 sd",
+    ),
+    ZooModel(
+        name="mixture",
+        shape="two-component normal mixture: indicators sampled (Gibbs) vs summed out (PyMC)",
+        data_file="data.json",
+        bug="prior-mean term left out of mu's conditional: mu[0] +0.28 sd, mu[1] -0.23 sd",
+    ),
+    ZooModel(
+        name="hierarchical",
+        shape="hierarchical normal, 60 groups, 63 parameters (centred), Gibbs",
+        data_file="data.json",
+        bug="tau2's prior shape and scale swapped in its conditional: tau2 mean +0.28 sd",
+    ),
+    ZooModel(
+        name="correlated",
+        shape="strongly correlated posterior: collinear regression, corr(beta1, beta2) = -0.986",
+        data_file="data.json",
+        bug="prior precision left out: beta1/beta2 means -/+0.32 sd, their sds 1.24x",
+    ),
+    ZooModel(
+        name="counts",
+        shape="integer counts: Poisson-gamma hierarchical model of pump failures, Gibbs",
+        data_file="data.json",
+        bug="beta's conditional skips pump 0 (1-based loop): beta mean -0.44 sd",
+    ),
+    ZooModel(
+        name="boundary",
+        shape="probabilities at the boundary: Beta(31, 1) (mode at 1) and Beta(2, 80), exact",
+        data_file="data.json",
+        bug="q's prior hard-coded as Jeffreys Beta(1/2, 1/2): q mean -0.35 sd, sd x0.88",
+    ),
+    ZooModel(
+        name="heavy_tailed",
+        shape="Student-t likelihood (nu = 4, Newcomb's light speed), Gibbs via scale mixture",
+        data_file="data.json",
+        bug="off by one in sigma2's inverse-gamma shape (a + n/2 - 1): sigma2 mean +0.24 sd",
+    ),
+    ZooModel(
+        name="deterministic_dims",
+        shape="pm.Deterministic and dims: normal-inverse-gamma regression, named coefficients",
+        data_file="data.csv",
+        bug="sigma2's shape a + (N - K)/2 (least-squares df): sigma2 mean +0.31 sd",
+    ),
+)
 """Every zoo model, in the order the power study and the tests run them."""
 
 
