@@ -94,6 +94,26 @@ def nutpie_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, 
     return {"cores": available_cores()}
 
 
+def pymc_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, int]:
+    """Return the ``cores`` of a ``pm.sample`` call: one in a daemon, else :func:`nutpie_cores`.
+
+    A daemonic process (a Dask or ``multiprocessing`` worker: the power study,
+    a user's cluster) may not start processes, and PyMC's own samplers run
+    their chains on ``min(4, cpus)`` of them, also when a model with discrete
+    variables sends NUTS back from nutpie to PyMC. There every chain runs in
+    turn on one core, as the worker is meant to, with the same draws (PyMC and
+    nutpie seed every chain apart: tested). A pair's own ``cores`` in
+    ``pymc_kwargs`` is kept.
+    """
+    import multiprocessing
+
+    if "cores" in pymc_kwargs:
+        return {}
+    if multiprocessing.current_process().daemon:
+        return {"cores": 1}
+    return nutpie_cores(pymc_kwargs, step)
+
+
 def pymc_method(model: Any, step: str | None, library: str | None) -> str:
     """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``...
 

@@ -26,7 +26,7 @@ from comparisons import agreement, contract
 from comparisons.contract import call_sampler, to_datatree
 from comparisons.loading import resolve
 from comparisons.pair import ExactMarginal, Pair
-from comparisons.pymc_runner import PYMC, nutpie_cores, pymc_method, pymc_sample
+from comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
 from comparisons.witness import LOG_DENSITIES, ModelWitness
 from pairdata.checks import check_integer, check_positive
 
@@ -570,7 +570,7 @@ def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> S
             pair.pymc_kwargs,
             step,
             progressbar=sys.stderr.isatty(),
-            **nutpie_cores(pair.pymc_kwargs, step),
+            **pymc_cores(pair.pymc_kwargs, step),
         )
     finally:
         log.setLevel(level)

@@ -59,3 +59,26 @@ def test_nutpie_runs_its_chains_on_every_core_with_the_same_draws(monkeypatch):
         for cores in (1, 2)
     ]
     np.testing.assert_array_equal(draws[0], draws[1])
+
+
+def test_a_daemonic_worker_samples_on_one_core_with_the_same_draws(monkeypatch):
+    """A Dask or multiprocessing worker may not start processes: PyMC's chains run in turn.
+
+    The zoo's change point (Metropolis + NUTS) failed on the power study's workers with
+    "daemonic processes are not allowed to have children" before.
+    """
+    import multiprocessing
+
+    monkeypatch.setattr(pymc_runner, "default_nuts", lambda: "nutpie")
+    monkeypatch.setattr("handrolled._common.available_cores", lambda: 3)
+    assert pymc_runner.pymc_cores({}, None) == {"cores": 3}  # not a daemon: nutpie's threads
+    with monkeypatch.context() as daemon:
+        daemon.setattr(multiprocessing.current_process(), "daemon", True)
+        assert pymc_runner.pymc_cores({}, None) == {"cores": 1}
+        assert pymc_runner.pymc_cores({}, "Metropolis") == {"cores": 1}
+        assert pymc_runner.pymc_cores({"cores": 2}, None) == {}  # the pair's own setting stays
+    pair = get_pair("bayes_net")  # BinaryGibbsMetropolis: PyMC's own processes
+    model = load_callable(pair.model)(pair.load_data())
+    settings = {"draws": 50, "tune": 50, "chains": 4, "seed": 11}
+    one, two = (pymc_runner.pymc_sample(model, settings, {}, cores=c) for c in (1, 2))
+    assert all(np.array_equal(one["posterior"][v], two["posterior"][v]) for v in ("B", "C"))
