@@ -276,3 +276,89 @@ def test_pairs_log_likelihoods_are_those_of_their_simulators():
         for e in (0, 1)
     )
     assert total[0, 0] == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------- integer-written data
+
+GROWTH_MODEL = """
+import pymc as pm
+
+def build_model(data):
+    with pm.Model() as model:
+        mu = pm.Normal("mu", mu=150.0, sigma=10.0)
+        pm.Normal("weight", mu=mu, sigma=1.0, observed=data["weight"])
+    return model
+
+def counts_model(data):
+    with pm.Model() as model:
+        rate = pm.Gamma("rate", alpha=2.0, beta=1.0)
+        pm.Poisson("count", mu=rate, observed=data["count"])
+    return model
+"""
+
+GROWTH_SAMPLER = """
+import numpy as np
+
+def sample(data, *, draws, tune, chains, random_seed, scale=1.0):
+    w = np.asarray(data["weight"], dtype=float)
+    precision = 1 / 100 + len(w)
+    mean = (150 / 100 + w.sum()) / precision
+    rngs = np.random.default_rng(random_seed).spawn(chains)
+    sd = scale / np.sqrt(precision)
+    return {"mu": np.stack([mean + sd * rng.standard_normal(draws) for rng in rngs])}
+
+def sample_narrow(data, *, draws, tune, chains, random_seed):
+    return sample(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, scale=0.6)
+"""
+
+
+@pytest.fixture(scope="module")
+def growth(tmp_path_factory):
+    """A user's normal model whose data file writes the weights as integers (151, not 151.0)."""
+    import textwrap
+
+    root = tmp_path_factory.mktemp("growth")
+    (root / "growth.py").write_text(textwrap.dedent(GROWTH_MODEL))
+    (root / "exact.py").write_text(textwrap.dedent(GROWTH_SAMPLER))
+    (root / "weights.json").write_text(json.dumps({"weight": [151, 149, 152, 150, 148, 153]}))
+    (root / "counts.json").write_text(json.dumps({"count": [1, 2.5, 3]}))
+    return root
+
+
+@pytest.mark.parametrize(("method", "sampler", "code"), [
+    ("sbc", "sample", 0), ("sbc", "sample_narrow", 1), ("geweke", "sample", 0),
+])  # fmt: skip
+def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sampler, code,
+                                                             tmp_path):  # fmt: skip
+    # Before: the simulated weights were cast to the file's int64 (220.34 -> 220), so
+    # the exact sampler failed SBC (the truncation moves every weight by -0.5, the
+    # posterior mean by 0.5 / (1 / sqrt(6)) = 1.2 posterior sd).
+    from comparisons import cli
+
+    argv = [
+        "validate", "--model", f"{growth}/growth.py:build_model",
+        "--data", f"{growth}/weights.json", "--sampler", f"{growth}/exact.py:{sampler}",
+        "--method", method, "--scheduler", SYNCHRONOUS, "--replications", "100",
+        "--seed", "5", "--out", str(tmp_path),
+    ]  # fmt: skip
+    if method == "geweke":
+        argv[argv.index("100")] = "10"
+    assert cli.main(argv) == code
+    document = json.loads((tmp_path / f"growth_{method}.json").read_text())
+    assert document["verdict"] == ("pass" if code == 0 else "fail")
+
+
+def test_integer_likelihood_with_non_integer_data_exits_2_naming_the_key(growth, tmp_path,
+                                                                          capsys):  # fmt: skip
+    from comparisons import cli
+
+    argv = [
+        "validate", "--model", f"{growth}/growth.py:counts_model",
+        "--data", f"{growth}/counts.json", "--sampler", f"{growth}/exact.py:sample",
+        "--method", "sbc", "--scheduler", SYNCHRONOUS, "--out", str(tmp_path),
+    ]  # fmt: skip
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "data key 'count' holds 2.5 at index [1], not an integer" in err
+    assert "Poisson" in err and not list(tmp_path.iterdir())
