@@ -13,13 +13,25 @@ Ties (discrete variables) are broken uniformly at random, by a stream of the
 replication's seed that belongs to the quantity's name, so ranks of a
 calibrated sampler are uniform on ``0 .. L`` and can be recomputed.
 
-Refusal
+Reruns and refusal
     A replication whose smallest bulk ESS (:func:`arviz_stats.ess`) over the
     test quantities is below ``L`` has too few effective draws for ``L``
-    near-independent ones: its ranks would pile up at the ends. It is *refused*
+    near-independent ones: its ranks would pile up at the ends. It is run again
+    with twice the draws per chain, and again, up to ``max_draws`` (default
+    :data:`BUDGET_FACTOR` times ``draws``, as ``compare`` grows an undecided
+    run), each time from the same replication seed: the same prior draw, the
+    same data and the same sampler seed, so a replication's result depends on
+    nothing but its seed (not on the workers or the chunking). The ranks come
+    from the first run with at least ``L`` effective draws; the replication
+    records the ``draws_used`` per chain and its ``reruns``. Given the data,
+    the prior draw is independent of the sampler's draws, so choosing the run's
+    length from the sampler's own ESS leaves a calibrated sampler's ranks
+    uniform. A replication still short of ``L`` at ``max_draws`` is *refused*
     (no ranks) and named in the result. If more than
-    :data:`MAX_REFUSED_FRACTION` of the replications are refused, SBC fails:
-    the sampler mixes too slowly for SBC at these settings (run more draws).
+    :data:`MAX_REFUSED_FRACTION` of the replications are refused, the verdict
+    is ``not converged`` (:data:`NOT_CONVERGED`), not ``fail``: the sampler
+    mixes too slowly for SBC at ``max_draws`` draws, which says nothing about
+    its calibration (the ranked replications are still tested and shown).
 
 The test
     Per quantity, the ECDF of ``rank / (L + 1)`` against the uniform CDF at the
@@ -62,11 +74,17 @@ from comparisons.simulation import Simulator, check_draws, child_seed, one_draw,
 SBC_RANK_DRAWS = 99
 """Posterior draws a prior draw is ranked among (ranks 0 .. 99, 100 values)."""
 MAX_REFUSED_FRACTION = 0.05
-"""SBC fails when more than this fraction of replications has fewer than ``L`` effective draws.
+"""SBC is ``not converged`` when more than this fraction of replications is refused.
 
-A few refusals leave the others' ranks usable; more say the sampler mixes too
-slowly at these settings, and dropping them would bias the ranks (the refused
-replications are not a random subset: slow mixing depends on the data)."""
+A refused replication has fewer than ``L`` effective draws even at
+``max_draws``. A few refusals leave the others' ranks usable; more say the
+sampler mixes too slowly for SBC at ``max_draws``, and dropping them would bias
+the ranks (the refused replications are not a random subset: slow mixing
+depends on the data)."""
+BUDGET_FACTOR = 16
+"""A refused replication may be rerun with up to this many times ``draws`` (``max_draws``)."""
+NOT_CONVERGED = "not converged"
+"""The verdict of an SBC run with too many refused replications (``details["not_converged"]``)."""
 BAND_SIMULATIONS = 100_000
 """Uniform rank samples that calibrate the ECDF band test (fixed seed)."""
 BAND_SEED = 20220317
@@ -91,49 +109,63 @@ def sbc_replication(
     sim : Simulator
     sampler : str or callable
     settings : mapping
-        ``draws``, ``tune``, ``chains`` of the sampler run.
+        ``draws``, ``tune``, ``chains`` of the sampler run, and optionally
+        ``max_draws`` (draws per chain a refused run may be rerun with; default
+        ``draws``, no rerun).
     seed : numpy.random.SeedSequence
 
     Returns
     -------
     dict
         ``quantities``; ``ranks`` (rank in ``0 .. L`` per quantity, ``None`` when
-        refused); ``refused`` (bool); ``ess`` (smallest bulk ESS); ``thin``
-        (spacing of the kept draws); ``seed`` (``entropy`` and ``spawn_key`` of
-        ``seed``, for :func:`rerank`); ``truth`` (the prior draw) and ``draws``
-        (the ``L`` kept draws of every variable, (L, *shape); ``None`` when
-        refused), as lists; ``seconds``.
+        refused); ``refused`` (bool); ``ess`` (smallest bulk ESS of the last
+        run); ``draws_used`` (draws per chain of the last run) and ``reruns``
+        (how many times it was rerun with doubled draws); ``thin`` (spacing of
+        the kept draws); ``seed`` (``entropy`` and ``spawn_key`` of ``seed``,
+        for :func:`rerank`); ``truth`` (the prior draw) and ``draws`` (the
+        ``L`` kept draws of every variable, (L, *shape); ``None`` when refused),
+        as lists; ``seconds``.
 
     Raises
     ------
     ValueError
-        If ``chains * draws < L``.
+        If ``chains * draws < L`` or ``max_draws < draws``.
     """
     start = time.perf_counter()
     draws, chains = settings["draws"], settings["chains"]
-    total = chains * draws
-    if total < SBC_RANK_DRAWS:
+    max_draws = settings.get("max_draws") or draws
+    if chains * draws < SBC_RANK_DRAWS:
         raise ValueError(
             f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
         )
+    if max_draws < draws:
+        raise ValueError(f"max_draws must be >= draws ({draws}), got {max_draws}")
     func = resolve(sampler)
     name = sampler_name(sampler)
     theta, y, rng = simulated(sim, seed)
     sampler_seed = int(rng.integers(0, 2**32))
-    output = call_sampler(
-        name, func, y, draws=draws, tune=settings["tune"], chains=chains,
-        random_seed=sampler_seed,
-    )  # fmt: skip
-    post = check_draws(output, theta, name, chains, draws)
-    q_post, names = sbc_quantities(sim, post, y)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities have NaN ESS
-        ess = azs.ess(q_post, method="bulk")
-    finite = ess[np.isfinite(ess)]
-    min_ess = float(finite.min()) if finite.size else float(total)
+    reruns = 0
+    while True:  # the same data and sampler seed at every run: nothing depends on the chunking
+        output = call_sampler(
+            name, func, y, draws=draws, tune=settings["tune"], chains=chains,
+            random_seed=sampler_seed,
+        )  # fmt: skip
+        post = check_draws(output, theta, name, chains, draws)
+        q_post, names = sbc_quantities(sim, post, y)
+        total = chains * draws
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities: NaN ESS
+            ess = azs.ess(q_post, method="bulk")
+        finite = ess[np.isfinite(ess)]
+        min_ess = float(finite.min()) if finite.size else float(total)
+        if min_ess >= SBC_RANK_DRAWS or draws >= max_draws:
+            break
+        draws, reruns = min(2 * draws, max_draws), reruns + 1
     out = {
         "quantities": names,
         "ess": min_ess,
+        "draws_used": draws,
+        "reruns": reruns,
         "seed": {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)},
         "truth": {var: np.asarray(v).tolist() for var, v in theta.items()},
     }
@@ -450,7 +482,12 @@ def sbc_checks(
         ``ranks`` (R, Q) of the ranked replications as lists, ``quantities``,
         ``L``, ``bins``, ``chi2`` (per quantity ``{"quantity", "value", "p"}``),
         ``ranked``, ``refused`` (count), ``refused_replications`` (their
-        ``index``), ``max_refused_fraction``, ``message`` (advice, or ``""``).
+        ``index``), ``max_refused_fraction``, ``rerun`` (replications rerun
+        with more draws), ``rerun_replications`` (their ``index``),
+        ``draws_used`` (``{draws per chain: replications}``), ``not_converged``
+        (more than :data:`MAX_REFUSED_FRACTION` refused, or fewer than two
+        ranked: the verdict is :data:`NOT_CONVERGED`), ``message`` (advice, or
+        ``""``).
 
     Raises
     ------
@@ -469,6 +506,8 @@ def sbc_checks(
     fraction = len(refused) / len(replications)
     names = (ranked or replications)[0]["quantities"]
     ranks = np.array([r["ranks"] for r in ranked], dtype=int).reshape(len(ranked), len(names))
+    rerun = [r for r in replications if r.get("reruns")]
+    used = sorted({r["draws_used"] for r in replications if "draws_used" in r})
     details: dict[str, Any] = {
         "ranks": ranks.tolist(),
         "quantities": names,
@@ -477,6 +516,10 @@ def sbc_checks(
         "refused": len(refused),
         "refused_replications": [r.get("index") for r in refused],
         "max_refused_fraction": MAX_REFUSED_FRACTION,
+        "rerun": len(rerun),
+        "rerun_replications": [r.get("index") for r in rerun],
+        "draws_used": {str(d): sum(r.get("draws_used") == d for r in replications) for d in used},
+        "not_converged": False,
         "message": "",
         "chi2": [],
     }
@@ -502,18 +545,23 @@ def sbc_checks(
             for k, n in enumerate(names)
         ]
     checks = _holm_band(pd.DataFrame(rows), alpha, len(ranked))
+    reached = max((r.get("draws_used", 0) for r in refused), default=0)
+    at = f" at {reached} draws per chain" if reached else ""
     if refused:
         details["message"] = (
             f"{len(refused)} of {len(replications)} replications refused (fewer than "
-            f"{SBC_RANK_DRAWS} effective draws, so their ranks would pile up at the ends); "
-            "run more draws or longer chains."
+            f"{SBC_RANK_DRAWS} effective draws{at}, so their ranks would pile up at the ends); "
+            "raise --max-draws or --draws, or use longer chains."
         )
     if fraction > MAX_REFUSED_FRACTION or len(ranked) < 2:
+        details["not_converged"] = True
         details["message"] = (
-            f"The sampler mixes too slowly for SBC at these settings: {len(refused)} of "
-            f"{len(replications)} replications ({fraction:.0%}, more than "
-            f"{MAX_REFUSED_FRACTION:.0%}) have fewer than {SBC_RANK_DRAWS} effective draws and "
-            "were refused. Run more draws or longer chains."
+            f"The sampler mixes too slowly for SBC at {reached or 'these'} draws"
+            f"{' per chain' if reached else ''}: {len(refused)} of {len(replications)} "
+            f"replications ({fraction:.0%}, more than {MAX_REFUSED_FRACTION:.0%}) have fewer "
+            f"than {SBC_RANK_DRAWS} effective draws even after doubling their draws up to "
+            "that budget, and were refused. That says nothing of the sampler's calibration: "
+            "raise --max-draws (or --draws), or make the sampler mix faster."
         )
         row = {
             "quantity": "replications", "statistic": "refused fraction", "value": fraction,

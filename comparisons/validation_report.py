@@ -12,7 +12,7 @@ from scipy import stats
 
 from comparisons import agreement, html, sbc
 from comparisons.files import finite_or_none, write_report
-from comparisons.sbc import MAX_REFUSED_FRACTION, SBC_RANK_DRAWS
+from comparisons.sbc import MAX_REFUSED_FRACTION, NOT_CONVERGED, SBC_RANK_DRAWS
 from comparisons.validation import ERROR, FAIL, PASS, ValidationResult
 
 
@@ -43,7 +43,10 @@ def to_json(result: ValidationResult) -> dict:
         doc["error"] = result.error
     if result.method == "sbc" and "refused" in result.details:
         d = result.details
-        keys = ("ranked", "refused", "refused_replications", "max_refused_fraction", "chi2")
+        keys = (
+            "ranked", "refused", "refused_replications", "max_refused_fraction", "rerun",
+            "rerun_replications", "draws_used", "chi2",
+        )  # fmt: skip
         doc.update({key: d[key] for key in keys if key in d})
         doc["sbc_message"] = d.get("message", "")
     return doc
@@ -60,9 +63,12 @@ VERDICT_WORDS = {
     FAIL: "Fails: at least one test rejects at the Holm-corrected level. The sampler does not "
     "sample the posterior it is meant to (or, for Geweke without an initial-state argument, "
     "has not converged within tune transitions).",
+    NOT_CONVERGED: "Not converged: too many replications have too few effective draws even "
+    "after their reruns; the sampler mixes too slowly for SBC at these draws (not a "
+    "miscalibration).",
     ERROR: "Stopped: a replication failed. The finished replications are in the JSON file.",
 }
-VERDICT_COLOURS = {PASS: html.GREEN, FAIL: html.RED, ERROR: html.AMBER}
+VERDICT_COLOURS = {PASS: html.GREEN, FAIL: html.RED, NOT_CONVERGED: html.AMBER, ERROR: html.AMBER}
 
 
 def render_validation(result: ValidationResult) -> str:
@@ -80,8 +86,10 @@ def render_validation(result: ValidationResult) -> str:
         "the ECDF of rank / (L + 1) must stay inside its simultaneous band (Säilynoja, Bürkner "
         "and Vehtari 2022; band calibrated by simulating uniform ranks, size measured in "
         "benchmarks/sbc_uniformity.md); Holm's correction over the quantities. A replication "
-        f"with fewer than {SBC_RANK_DRAWS} effective draws is refused (its ranks would pile up "
-        f"at the ends); more than {MAX_REFUSED_FRACTION:.0%} refused fails the run.",
+        f"with fewer than {SBC_RANK_DRAWS} effective draws is rerun from the same seed (same "
+        "prior draw, same data) with twice the draws, up to max_draws per chain; one still "
+        "short is refused (its ranks would pile up at the ends); more than "
+        f"{MAX_REFUSED_FRACTION:.0%} refused makes the run 'not converged', not 'fail'.",
     }[result.method]
     settings_text = ", ".join(f"{k} {v}" for k, v in s.items())
     body = [
@@ -98,6 +106,8 @@ def render_validation(result: ValidationResult) -> str:
     ]
     if result.error:
         body.append(f"<p><strong>Error:</strong> {html.escape(result.error)}</p>")
+    if result.method == "sbc" and result.details.get("draws_used"):
+        body.append(_draws_paragraph(result.details, s))
     if result.method == "sbc" and result.details.get("refused"):
         d = result.details
         body.append(
@@ -154,13 +164,29 @@ def sbc_figure(result: ValidationResult):
 
 
 def _verdict_words(result: ValidationResult) -> str:
-    if result.method == "sbc" and result.verdict == FAIL:
-        d = result.details
-        if d.get("refused", 0) > d.get("max_refused_fraction", 1) * (
-            d.get("refused", 0) + d.get("ranked", 0)
-        ) or not d.get("ranked", 1):
-            return d["message"]
+    if result.method == "sbc" and result.verdict == NOT_CONVERGED:
+        return result.details["message"]
     return VERDICT_WORDS[result.verdict]
+
+
+def _draws_paragraph(d: dict, settings: dict) -> str:
+    """Say how many replications were rerun with more draws, and the draws each used."""
+    used = ", ".join(
+        f"{n} at {int(k):,}" for k, n in sorted(d["draws_used"].items(), key=lambda kv: int(kv[0]))
+    )
+    rerun = d.get("rerun", 0)
+    which = ""
+    if rerun:
+        shown = d["rerun_replications"][:20]
+        more = f" and {rerun - len(shown)} more" if rerun > len(shown) else ""
+        which = f" (replications {', '.join(map(str, shown))}{more})"
+    return (
+        f"<p><strong>Draws per chain:</strong> {rerun} of {d['ranked'] + d['refused']} "
+        f"replications were rerun with doubled draws{which}, up to max_draws "
+        f"{settings.get('max_draws', '?')}; replications by the draws their ranks come from: "
+        f"{html.escape(used)} (each replication's <code>draws_used</code> and "
+        "<code>reruns</code> are in the JSON).</p>"
+    )
 
 
 def _sbc_sections(result: ValidationResult) -> list[str]:

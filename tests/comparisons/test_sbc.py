@@ -125,15 +125,25 @@ def test_sbc_checks_judge_ranks_by_their_uniformity():
 # ------------------------------------------------------------- refusal
 
 
-def sticky_regression(data, *, draws, tune, chains, random_seed):
-    """Correct blocked Gibbs whose every draw is repeated 20 times: about draws / 20 ESS."""
+def _repeated(data, repeat, *, draws, tune, chains, random_seed):
+    """Correct blocked Gibbs whose every draw is repeated ``repeat`` times: ESS ~ draws / repeat."""
     from handrolled import regression
 
-    few = math.ceil(draws / 20)
+    few = math.ceil(draws / repeat)
     out = regression.sample_blocked(
         data, draws=few, tune=tune, chains=chains, random_seed=random_seed
     )
-    return {name: np.repeat(a, 20, axis=1)[:, :draws] for name, a in out.items()}
+    return {name: np.repeat(a, repeat, axis=1)[:, :draws] for name, a in out.items()}
+
+
+def sticky_regression(data, *, draws, tune, chains, random_seed):
+    """Correct, about draws / 20 effective draws: 50 at 1000, enough (>= 99) at 2000 or 4000."""
+    return _repeated(data, 20, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+
+
+def very_sticky_regression(data, *, draws, tune, chains, random_seed):
+    """Correct, about draws / 400 effective draws: 40 at the default budget of 16,000."""
+    return _repeated(data, 400, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
 
 
 @pytest.mark.parametrize(
@@ -146,18 +156,51 @@ def sticky_regression(data, *, draws, tune, chains, random_seed):
 def test_correct_samplers_at_default_settings_refuse_no_replication(pair, sampler):
     result = _run(pair, sampler, replications=40, seed=3)  # default draws, tune, chains
     assert result.details["refused"] == 0 and result.details["ranked"] == 40
+    assert result.details["rerun"] == 0 and result.details["draws_used"] == {"1000": 40}
     assert min(r["ess"] for r in result.replications) >= sbc.SBC_RANK_DRAWS
     assert result.verdict == v.PASS, result.checks
 
 
-def test_a_sticky_sampler_is_refused_and_fails():
-    result = _run("regression", sticky_regression, replications=20, seed=3)
-    assert result.details["refused"] == 20 and result.details["ranked"] == 0
+def test_a_slow_mixer_refused_at_the_default_draws_passes_after_its_reruns():
+    # Without reruns (max_draws = draws) every replication is refused: not converged.
+    once = _run("regression", sticky_regression, replications=40, seed=3, max_draws=1000)
+    assert once.details["refused"] == 40 and once.verdict == sbc.NOT_CONVERGED
+    result = _run("regression", sticky_regression, replications=40, seed=3)
+    d = result.details
+    assert d["refused"] == 0 and d["ranked"] == 40 and d["rerun"] == 40
+    assert set(d["draws_used"]) <= {"2000", "4000", "8000"}, d["draws_used"]
+    for r in result.replications:
+        assert r["reruns"] == {2000: 1, 4000: 2, 8000: 3}[r["draws_used"]] and r["ess"] >= 99
+    assert result.verdict == v.PASS, result.checks
+
+
+def test_a_sampler_that_cannot_mix_within_the_budget_is_not_converged_not_failed():
+    result = _run("regression", very_sticky_regression, replications=20, seed=3)
+    d = result.details
+    assert d["refused"] == 20 and d["ranked"] == 0 and d["not_converged"]
     assert all(r["ranks"] is None and r["draws"] is None for r in result.replications)
-    assert result.verdict == v.FAIL
-    assert "mixes too slowly for SBC" in result.details["message"]
+    assert {(r["draws_used"], r["reruns"]) for r in result.replications} == {(16000, 4)}
+    assert result.verdict == sbc.NOT_CONVERGED != v.FAIL
+    assert "mixes too slowly for SBC at 16000 draws per chain" in d["message"]
     row = result.checks.set_index("quantity").loc["replications"]
     assert row["statistic"] == "refused fraction" and row["value"] == 1.0 and not row["passed"]
+
+
+def test_reruns_do_not_depend_on_the_chunking():
+    # Replication i's reruns come from child i of the seed alone: the replications run
+    # in one chunk, or two at a time in reverse order (as on four workers), agree bit for bit.
+    from comparisons.parallel import run_chunk
+    from comparisons.simulation import simulator_for
+
+    sim = simulator_for(get_pair("regression"))
+    args = (sim, sticky_regression, v.resolve_settings("sbc", max_draws=4000))
+    seeds = list(enumerate(np.random.SeedSequence(3).spawn(6)))
+    whole = run_chunk(sbc.sbc_replication, args, seeds)
+    pieces = [run_chunk(sbc.sbc_replication, args, seeds[i : i + 2]) for i in (4, 2, 0)]
+    apart = sorted((r for piece in pieces for r in piece), key=lambda r: r["index"])
+    assert [r["reruns"] for r in whole] != [0] * 6
+    for a, b in zip(whole, apart, strict=True):
+        assert {**a, "seconds": 0} == {**b, "seconds": 0}
 
 
 def test_a_few_refusals_keep_the_others_ranked():

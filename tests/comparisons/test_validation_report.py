@@ -78,15 +78,23 @@ def test_a_stopped_run_is_reported_without_tests(tmp_path):
 def test_refused_replications_are_counted_and_named(tmp_path, capsys):
     code = cli.main(
         ["validate", "regression", "--method", "sbc", "--scheduler", SYNCHRONOUS,
-         "--sampler", "tests/comparisons/test_sbc.py:sticky_regression",
-         "--replications", "6", "--seed", "3", "--out", str(tmp_path)]
+         "--sampler", "tests/comparisons/test_sbc.py:very_sticky_regression",
+         "--replications", "6", "--seed", "3", "--max-draws", "4000", "--out", str(tmp_path)]
     )  # fmt: skip
-    assert code == cli.EXIT_DISAGREE
-    assert "refused fraction" in capsys.readouterr().out
+    assert code == cli.EXIT_NOT_CONVERGED == 3
+    out = capsys.readouterr().out
+    assert "refused fraction" in out and "verdict: not converged" in out
+    assert "mixes too slowly for SBC at 4000 draws per chain" in out
     page = (tmp_path / "regression_sbc.html").read_text()
-    assert "mixes too slowly for SBC at these settings" in verdict_text(page)
-    assert "Refused replications:" in page and "Run more draws or longer chains" in page
+    assert verdict_text(page).startswith(
+        "Verdict: not converged. The sampler mixes too slowly for SBC at 4000 draws per chain"
+    )
+    assert "Refused replications:" in page and "raise --max-draws" in page
+    assert "6 of 6 replications were rerun with doubled draws" in page
     doc = json.loads((tmp_path / "regression_sbc.json").read_text())
-    assert doc["verdict"] == "fail" and doc["refused"] == 6 and doc["ranked"] == 0
+    assert doc["verdict"] == "not converged" and doc["refused"] == 6 and doc["ranked"] == 0
     assert doc["refused_replications"] == list(range(6)) and doc["max_refused_fraction"] == 0.05
+    assert doc["rerun"] == 6 and doc["draws_used"] == {"4000": 6}
+    assert doc["settings"]["max_draws"] == 4000
+    assert {(r["draws_used"], r["reruns"]) for r in doc["replications"]} == {(4000, 2)}
     assert "mixes too slowly" in doc["sbc_message"]
