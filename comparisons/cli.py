@@ -298,6 +298,10 @@ def _validate(args) -> int:
     message = result.details.get("message")
     if message:
         print(message)
+    if result.details.get("sensitivity"):
+        from comparisons.validation_report import certificate
+
+        print(f"sensitivity: {certificate(result.details['sensitivity'])}")
     print(f"verdict: {result.verdict}")
     print(f"wrote {html_path} and {json_path}")
     if result.verdict == PASS:

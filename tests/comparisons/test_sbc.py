@@ -12,7 +12,7 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons import sbc
+from comparisons import sbc, validation_report
 from comparisons import validation as v
 from comparisons.pairs import bayes_net as bayes_net_pair
 from comparisons.pairs import regression as regression_pair
@@ -405,3 +405,99 @@ def test_integer_likelihood_with_non_integer_data_exits_2_naming_the_key(growth,
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "data key 'count' holds 2.5 at index [1], not an integer" in err
     assert "Poisson" in err and not list(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------- what a pass certifies
+
+
+def distorted_regression(shift=0.0, scale=1.0):
+    """Blocked Gibbs whose beta0 draws are moved ``shift`` sds and spread ``scale`` times."""
+
+    def sample(data, *, draws, tune, chains, random_seed):
+        from handrolled import regression
+
+        out = regression.sample_blocked(
+            data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
+        )
+        b = out["beta0"]
+        mean, sd = b.mean(), b.std()
+        return {**out, "beta0": mean + scale * (b - mean) + shift * sd}
+
+    return sample
+
+
+@pytest.fixture(scope="module")
+def correct_runs():
+    """The correct blocked Gibbs at 50 and 200 replications (seed 11)."""
+    right = "handrolled.regression:sample_blocked"
+    return {r: _run("regression", right, **{**SBC, "replications": r}) for r in (50, 200)}
+
+
+def test_the_stated_resolution_shrinks_as_replications_grow(correct_runs):
+    # Measured: shift 0.9 sd at 50 replications, 0.4 at 200 (1 / sqrt(R) predicts half).
+    few, many = (correct_runs[r].details["sensitivity"] for r in (50, 200))
+    assert few["replications"] == 50 and many["replications"] == 200
+    assert 1.5 <= few["shift"] / many["shift"] <= 3.0, (few["shift"], many["shift"])
+    assert many["sd_ratio"][0] >= few["sd_ratio"][0]  # narrower too-narrow bound: closer to 1
+    assert many["sd_ratio_measured"] and not any(q["lattice"] for q in many["quantities"])
+    page_words = validation_report.certificate(many)
+    assert page_words.startswith(
+        f"this run detects a shift of the posterior mean by >= {many['shift']:g} posterior sd "
+        f"and an sd ratio outside [{many['sd_ratio'][0]:g}, {many['sd_ratio'][1]:g}]"
+    )
+
+
+@pytest.mark.parametrize("planted", ["shift", "narrow"])
+def test_a_planted_distortion_beyond_the_stated_one_is_caught(correct_runs, planted):
+    stated = correct_runs[200]
+    assert stated.verdict == v.PASS
+    beta0 = {q["quantity"]: q for q in stated.details["sensitivity"]["quantities"]}["beta0"]
+    if planted == "shift":  # 0.1 sd beyond the stated shift, at the same seed
+        sampler = distorted_regression(shift=beta0["shift"] + 0.1)
+    else:  # 0.05 narrower than the stated bound
+        sampler = distorted_regression(scale=beta0["sd_ratio_low"] - 0.05)
+    caught = _run("regression", sampler, **SBC)
+    assert caught.verdict == v.FAIL
+    assert "beta0" in set(caught.checks.loc[~caught.checks["passed"], "quantity"])
+
+
+def _synthetic(n, rng, *, constant=False, lattice=False):
+    """Calibrated replications: truth and L kept draws of one N(0, 1) posterior each."""
+    reps = []
+    for i in range(n):
+        draws = rng.standard_normal((sbc.SBC_RANK_DRAWS, 2))
+        if constant:
+            draws[:, 1] = 3.0
+        if lattice:
+            draws[:, 1] = draws[:, 1] > 0.5
+        reps.append(
+            {"index": i, "quantities": ["a", "b"], "ranks": [0, 0],
+             sbc.QUANTITY_DRAWS: draws.tolist()}
+        )  # fmt: skip
+    return reps
+
+
+def test_sensitivity_is_seeded_and_reads_its_input():
+    rng = np.random.default_rng(3)
+    reps = _synthetic(100, rng)
+    first = sbc.sensitivity(reps)
+    assert first == sbc.sensitivity(reps)  # seeded: the same numbers every time
+    assert first["level"] == pytest.approx(0.01 / 2) and first["resamples"] == 400
+    assert {q["quantity"] for q in first["quantities"]} == {"a", "b"}
+    # 100 replications of a normal posterior: the shift's power crosses 95 % at 0.5-0.7 sd
+    assert 0.4 <= first["shift"] <= 0.8
+    constant = sbc.sensitivity(_synthetic(100, np.random.default_rng(3), constant=True))
+    b = constant["quantities"][1]
+    assert not b["informative"] and constant["shift"] == first["quantities"][0]["shift"]
+    lattice = sbc.sensitivity(_synthetic(100, np.random.default_rng(3), lattice=True))
+    b = lattice["quantities"][1]
+    assert b["lattice"] and b["sd_ratio_low"] is None and 0.2 <= b["shift"] <= 1.0
+    assert sbc.sensitivity(reps[:1]) is None
+    assert sbc.sensitivity([{**r, "ranks": None} for r in reps]) is None
+    for kwargs, message in (
+        ({"alpha": 0}, "alpha must lie in"),
+        ({"power": 1.0}, "power must lie in"),
+        ({"resamples": 0}, "resamples must be an integer >= 1"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            sbc.sensitivity(reps, **kwargs)

@@ -41,13 +41,25 @@ def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
     )  # fmt: skip
     assert ok == cli.EXIT_AGREE
     page = (tmp_path / "bayes_net_sbc.html").read_text()
-    assert verdict_text(page).startswith("Verdict: pass. Passes:")
+    assert verdict_text(page).startswith("Verdict: pass. Passes: no miscalibration detected; ")
+    assert "sd ratios are not measured (every quantity is discrete)" in verdict_text(page)
     assert page.count("data:image/png") == 2  # rank histograms and the ECDF difference
     assert "simultaneous bands" in page and "not part of the verdict" in page
+    assert "What this run detects" in page and "The table's columns:" in page
     doc = json.loads((tmp_path / "bayes_net_sbc.json").read_text())
     assert doc["verdict"] == "pass" and len(doc["replications"]) == 20
     assert doc["refused"] == 0 and doc["ranked"] == 20 and doc["sbc_message"] == ""
     assert len(doc["replications"][0]["draws"]["B"]) == 99
+    assert "quantity_draws" not in doc["replications"][0]  # functions of the stored draws
+    assert doc["rerun"] == 0 and doc["draws_used"] == {"1000": 20}
+    sens = doc["sensitivity"]
+    assert sens["replications"] == 20 and sens["power"] == 0.95
+    assert all(q["lattice"] for q in sens["quantities"]) and not sens["sd_ratio_measured"]
+    # 20 replications of 0/1 nodes: no shift on the grid reaches 95 % power
+    assert sens["shift"] is None and doc["certifies"] == (
+        "this run reaches 95% power against no distortion on the grid at its 20 ranked "
+        "replications; sd ratios are not measured (every quantity is discrete)"
+    )
     assert {"quantity", "statistic", "value", "threshold", "passed"} <= set(doc["checks"][0])
     bad = cli.main(
         ["validate", "regression", "--method", "geweke", "--scheduler", SYNCHRONOUS,
