@@ -120,9 +120,15 @@ def render_validation(result: ValidationResult) -> str:
             f"({d['ranked']} ranked).</p>"
         )
     if len(result.checks):
-        body += ["<h2>Tests</h2>", html.table(result.checks), "<h2>Figure</h2>"]
+        body.append("<h2>Tests</h2>")
+        if result.method == "sbc":
+            body.append(SBC_COLUMNS)
+        body.append(html.table(result.checks))
         if result.method == "geweke":
-            body.append(html.figure(geweke_figure, result, alt="z-score of each test"))
+            body += [
+                "<h2>Figure</h2>",
+                html.figure(geweke_figure, result, alt="z-score of each test"),
+            ]
         else:
             body += _sbc_sections(result)
     body.append(f'<p><a href="{result.pair}_{result.method}.json">JSON</a></p>')
@@ -235,21 +241,28 @@ def _draws_paragraph(d: dict, settings: dict) -> str:
     )
 
 
+SBC_COLUMNS = (
+    "<p><em>The table's columns:</em> <code>quantity</code>, the test quantity; "
+    "<code>statistic</code>, the ECDF band test (or the fraction of refused "
+    "replications); <code>value</code>, the smallest two-sided binomial tail probability "
+    "of the ECDF of rank / (L + 1) over its L points (small: the ranks are far from "
+    "uniform somewhere; for the refused row, the fraction refused); <code>threshold</code>, "
+    "the band's pointwise level at the quantity's Holm level (the test fails when "
+    "<code>value</code> is below it; for the refused row, the largest fraction allowed); "
+    "<code>p</code>, the band test's p-value (from simulated uniform ranks); "
+    "<code>passed</code>, after Holm's correction over the quantities.</p>"
+)
+"""The SBC page's explanation of the columns of its tests table."""
+
+
 def _sbc_sections(result: ValidationResult) -> list[str]:
     d = result.details
     if not d.get("ranks"):
         return ["<p>No replication was ranked.</p>"]
     alpha = result.settings.get("alpha", agreement.ALPHA)
     parts = [
-        "<p><em>The table's columns:</em> <code>quantity</code>, the test quantity; "
-        "<code>statistic</code>, the ECDF band test (or the fraction of refused "
-        "replications); <code>value</code>, the smallest two-sided binomial tail probability "
-        "of the ECDF of rank / (L + 1) over its L points (small: the ranks are far from "
-        "uniform somewhere); <code>threshold</code>, the band's pointwise level at the "
-        "quantity's Holm level (the test fails when <code>value</code> is below it); "
-        "<code>p</code>, the band test's p-value (simulated uniform ranks); "
-        "<code>passed</code>, after Holm's correction over the quantities.</p>",
         *_sensitivity_section(d),
+        "<h2>Rank histograms</h2>",
         html.figure(sbc_figure, result, alt="rank histograms"),
         "<h2>ECDF difference of the normalised ranks, with simultaneous bands</h2>",
         f"<p>ECDF(rank / (L + 1)) minus the uniform CDF for each quantity, L = {d['L']}. "
