@@ -384,8 +384,9 @@ def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sam
         "--method", method, "--scheduler", SYNCHRONOUS, "--replications", "100",
         "--seed", "5", "--out", str(tmp_path),
     ]  # fmt: skip
-    if method == "geweke":
+    if method == "geweke":  # 10 chains of 100 steps
         argv[argv.index("100")] = "10"
+        argv += ["--steps", "100"]
     assert cli.main(argv) == code
     document = json.loads((tmp_path / f"growth_{method}.json").read_text())
     assert document["verdict"] == ("pass" if code == 0 else "fail")
