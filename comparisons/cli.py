@@ -23,7 +23,8 @@ from comparisons.errors import one_line
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
 VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
 input error; 3 not converged (SBC: more than 5% of the replications have fewer than 99
-effective draws even at --max-draws: the sampler mixes too slowly for SBC there)"""
+effective draws even at --max-draws, and no rank test of the others rejects: the
+sampler mixes too slowly for SBC there)"""
 
 
 class UsageError(Exception):

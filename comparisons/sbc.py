@@ -31,7 +31,11 @@ Reruns and refusal
     :data:`MAX_REFUSED_FRACTION` of the replications are refused, the verdict
     is ``not converged`` (:data:`NOT_CONVERGED`), not ``fail``: the sampler
     mixes too slowly for SBC at ``max_draws`` draws, which says nothing about
-    its calibration (the ranked replications are still tested and shown).
+    its calibration. The ranked replications are still tested: a rank test
+    that rejects among them makes the verdict ``fail`` all the same (as
+    ``compare`` calls a gross difference ``disagree`` on an unconverged side):
+    given the data, the prior draw is independent of which replications mixed,
+    so a calibrated sampler's ranked replications stay uniform.
 
 The test
     Per quantity, the ECDF of ``rank / (L + 1)`` against the uniform CDF at the
@@ -113,6 +117,8 @@ BAND_SIMULATIONS = 100_000
 """Uniform rank samples that calibrate the ECDF band test (fixed seed)."""
 BAND_SEED = 20220317
 """Seed of those simulations."""
+REFUSED_FRACTION = "refused fraction"
+"""The statistic of the check that fails when too many replications are refused."""
 ECDF_BAND = "ecdf band"
 """The statistic of the verdict's checks: smallest pointwise binomial tail probability."""
 
@@ -514,8 +520,8 @@ def sbc_checks(
         (:func:`sensitivity`: the smallest shift and sd ratio the run detects
         with 95 % power, or ``None``), ``not_converged``
         (more than :data:`MAX_REFUSED_FRACTION` refused, or fewer than two
-        ranked: the verdict is :data:`NOT_CONVERGED`), ``message`` (advice, or
-        ``""``).
+        ranked: the verdict is :data:`NOT_CONVERGED` unless a band test
+        fails), ``message`` (advice, or ``""``).
 
     Raises
     ------
@@ -593,7 +599,7 @@ def sbc_checks(
             "raise --max-draws (or --draws), or make the sampler mix faster."
         )
         row = {
-            "quantity": "replications", "statistic": "refused fraction", "value": fraction,
+            "quantity": "replications", "statistic": REFUSED_FRACTION, "value": fraction,
             "threshold": MAX_REFUSED_FRACTION, "p": np.nan, "passed": False,
         }  # fmt: skip
         checks = pd.concat([pd.DataFrame([row]), checks], ignore_index=True)

@@ -30,7 +30,13 @@ from comparisons.loading import load_callable
 from comparisons.pair import Pair
 from comparisons.parallel import open_client, run_replications
 from comparisons.pymc_runner import PYMC, PymcTwin
-from comparisons.sbc import BUDGET_FACTOR, NOT_CONVERGED, sbc_checks, sbc_replication
+from comparisons.sbc import (
+    BUDGET_FACTOR,
+    NOT_CONVERGED,
+    REFUSED_FRACTION,
+    sbc_checks,
+    sbc_replication,
+)
 from comparisons.simulation import Simulator, simulator_for
 from pairdata.checks import check_integer
 
@@ -101,7 +107,8 @@ class ValidationResult:
     settings : dict
     verdict : str
         ``"pass"``, ``"fail"``, ``"not converged"`` (SBC: too many replications
-        refused for too few effective draws even at ``max_draws``), or
+        refused for too few effective draws even at ``max_draws``, and no rank
+        test of the others rejects; one that rejects makes it ``"fail"``), or
         ``"error"`` when replications failed.
     checks : pandas.DataFrame
         One row per test: ``quantity``, ``statistic``, ``value``, ``threshold``,
@@ -250,11 +257,25 @@ def validate(
         result = ValidationResult(verdict=ERROR, checks=_empty_checks(), error=error, **base)
         raise ValidationError(f"{method} on {pair.name}: {error}", result)
     checks, details = CHECKS[method](done, alpha)
+    return ValidationResult(
+        verdict=verdict_of(checks, details), checks=checks, details=details, **base
+    )
+
+
+def verdict_of(checks: pd.DataFrame, details: dict) -> str:
+    """Return the verdict of a method's checks and details.
+
+    ``pass`` when every check passes; ``not converged`` when SBC refused too
+    many replications (``details["not_converged"]``) and every rank test of the
+    others passes; else ``fail`` (a rejecting rank test is a miscalibration
+    however many replications were refused).
+    """
+    tests = checks.loc[checks["statistic"] != REFUSED_FRACTION, "passed"]
+    if not bool(tests.all()):
+        return FAIL
     if details.get("not_converged"):
-        verdict = NOT_CONVERGED
-    else:
-        verdict = PASS if bool(checks["passed"].all()) else FAIL
-    return ValidationResult(verdict=verdict, checks=checks, details=details, **base)
+        return NOT_CONVERGED
+    return PASS if bool(checks["passed"].all()) else FAIL
 
 
 def _check_twin(twin: PymcTwin, pair: Pair, method: str, sim: Simulator) -> str:

@@ -218,7 +218,13 @@ def test_a_few_refusals_keep_the_others_ranked():
     checks, details = sbc.sbc_checks(many)
     assert not checks.set_index("quantity").loc["replications", "passed"]
     assert checks.set_index("quantity").loc["a", "passed"]  # still ranked and judged
-    assert "mixes too slowly" in details["message"]
+    assert "mixes too slowly" in details["message"] and details["not_converged"]
+    assert v.verdict_of(checks, details) == sbc.NOT_CONVERGED
+    # a rank test that rejects among the ranked ones is a miscalibration all the same
+    piled = [{**r, "ranks": [0]} if r["ranks"] is not None else r for r in many]
+    checks, details = sbc.sbc_checks(piled)
+    assert details["not_converged"] and v.verdict_of(checks, details) == v.FAIL
+    assert v.verdict_of(*sbc.sbc_checks(reps)) == v.PASS
 
 
 # ------------------------------------------------------------- the ECDF band test
