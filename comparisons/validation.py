@@ -256,7 +256,9 @@ def validate(
     if error is not None:
         result = ValidationResult(verdict=ERROR, checks=_empty_checks(), error=error, **base)
         raise ValidationError(f"{method} on {pair.name}: {error}", result)
+    start = time.perf_counter()
     checks, details = CHECKS[method](done, alpha)
+    base["timings"]["checks_s"] = time.perf_counter() - start  # SBC: its sensitivity too
     return ValidationResult(
         verdict=verdict_of(checks, details), checks=checks, details=details, **base
     )

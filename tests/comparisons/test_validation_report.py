@@ -110,3 +110,22 @@ def test_refused_replications_are_counted_and_named(tmp_path, capsys):
     assert doc["settings"]["max_draws"] == 4000
     assert {(r["draws_used"], r["reruns"]) for r in doc["replications"]} == {(4000, 2)}
     assert "mixes too slowly" in doc["sbc_message"]
+
+
+def test_validate_max_draws_bad_input_and_the_exit_statuses_in_the_help(tmp_path, capsys):
+    import pytest
+
+    for argv, message in (
+        (["--draws", "1000", "--max-draws", "500"], "max_draws must be an integer >= 1000"),
+        (["--method", "geweke", "--max-draws", "10"], "max_draws is not a setting of geweke"),
+    ):
+        method = [] if "--method" in argv else ["--method", "sbc"]
+        code = cli.main(["validate", "regression", *method, *argv, "--out", str(tmp_path)])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == cli.EXIT_USAGE and len(err) == 1 and message in err[0], err
+    assert not any(tmp_path.iterdir())
+    with pytest.raises(SystemExit):
+        cli.main(["validate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "exit status: 0 passes; 1 fails" in text and "3 not converged" in text
+    assert "--max-draws" in text
