@@ -50,6 +50,13 @@ The test
     (kept in ``details["chi2"]``, not in the verdict) and arviz-stats'
     ``uniformity_test``.
 
+What a pass certifies
+    :func:`sensitivity` states the smallest miscalibration the run detects with
+    95 % power: a shift of the posterior mean by ``s`` posterior sds and an sd
+    ratio outside ``[r1, r2]``, measured by planting such distortions into the
+    run's own kept draws (its docstring gives the design). The page and the
+    JSON (``sensitivity``) carry it; a ``pass`` says it.
+
 Reranking
     Each ranked replication stores its ``L`` kept draws of the parameters and its
     seed, so a new test quantity ``f(theta, y)`` is ranked afterwards without
