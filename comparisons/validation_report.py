@@ -93,7 +93,9 @@ def render_validation(result: ValidationResult) -> str:
         f"with fewer than {SBC_RANK_DRAWS} effective draws is rerun from the same seed (same "
         "prior draw, same data) with twice the draws, up to max_draws per chain; one still "
         "short is refused (its ranks would pile up at the ends); more than "
-        f"{MAX_REFUSED_FRACTION:.0%} refused makes the run 'not converged', not 'fail'.",
+        f"{MAX_REFUSED_FRACTION:.0%} refused makes the run 'not converged', not 'fail', "
+        "unless a rank test rejects among the ranked ones. A pass states the smallest "
+        "miscalibration the run detects (below).",
     }[result.method]
     settings_text = ", ".join(f"{k} {v}" for k, v in s.items())
     body = [

@@ -6,11 +6,12 @@
    tune 50).
 2. The check: the correct sampler with its ``beta0`` draws shifted by 0.4 and
    by 0.2 posterior sd (that run's own sd), SBC at 200 replications over seeds
-   100, 101, ...: how many runs fail.
+   100, 101, ... (``--seeds``, 20): how many runs fail; and with them spread
+   0.7 and 1.75 times about their mean (``--ratio-seeds``, 10).
 
-Run: ``.venv/bin/python scripts/sbc_sensitivity.py [--seeds 20]`` (about 6
-minutes on 2 cores; in one process, ``scheduler="synchronous"``). Prints one
-JSON line per result; the README's numbers come from it.
+Run: ``.venv/bin/python scripts/sbc_sensitivity.py`` (about 8 minutes on 2
+cores; in one process, ``scheduler="synchronous"``). Prints one JSON line per
+result; the README's numbers come from it.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ SETTINGS = {"draws": 1000, "tune": 50}
 RIGHT = "handrolled.regression:sample_blocked"
 
 
-def shifted(shift: float):
-    """Return the correct blocked Gibbs with ``beta0`` moved ``shift`` of its draws' sd."""
+def distorted(shift: float = 0.0, scale: float = 1.0):
+    """Return the correct blocked Gibbs with ``beta0`` moved ``shift`` sd, spread ``scale``."""
 
     def sample(data, *, draws, tune, chains, random_seed):
         from handrolled import regression
@@ -39,7 +40,9 @@ def shifted(shift: float):
         out = regression.sample_blocked(
             data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
         )
-        return {**out, "beta0": out["beta0"] + shift * out["beta0"].std()}
+        b = out["beta0"]
+        mean, sd = b.mean(), b.std()
+        return {**out, "beta0": mean + scale * (b - mean) + shift * sd}
 
     return sample
 
@@ -56,20 +59,24 @@ def main(argv=None) -> None:
     """Print the statements and the planted shifts' catch counts as JSON lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="seeds per planted shift")
+    parser.add_argument("--ratio-seeds", type=int, default=10, help="seeds per planted ratio")
     args = parser.parse_args(argv)
-    if args.seeds < 1:
-        parser.error(f"--seeds must be >= 1, got {args.seeds}")
+    for flag, value in (("--seeds", args.seeds), ("--ratio-seeds", args.ratio_seeds)):
+        if value < 1:
+            parser.error(f"{flag} must be >= 1, got {value}")
     for replications in (50, 100, 200, 800):
         result = run(RIGHT, replications, 11)
         sens = result.details["sensitivity"]
         line = {"replications": replications, "verdict": result.verdict, "shift": sens["shift"]}
         print(json.dumps({**line, "sd_ratio": sens["sd_ratio"]}), flush=True)
-    for shift in (0.4, 0.2):
+    planted = [({"shift": s}, args.seeds) for s in (0.4, 0.2)]
+    planted += [({"scale": r}, args.ratio_seeds) for r in (0.7, 1.75)]
+    for distortion, seeds in planted:
         caught = sum(
-            run(shifted(shift), 200, seed).verdict == v.FAIL
-            for seed in range(100, 100 + args.seeds)
+            run(distorted(**distortion), 200, seed).verdict == v.FAIL
+            for seed in range(100, 100 + seeds)
         )
-        print(json.dumps({"planted_shift": shift, "caught": caught, "runs": args.seeds}))
+        print(json.dumps({"planted": distortion, "caught": caught, "runs": seeds}), flush=True)
 
 
 if __name__ == "__main__":
