@@ -2,7 +2,10 @@
 
 Exit status: 0 when the samplers agree (``validate``: passes), 1 when they
 disagree or a side has not converged (``validate``: fails), 2 on a usage or
-input error (one line on stderr, no traceback).
+input error (one line on stderr, no traceback), 3 when ``validate`` is ``not
+converged`` (SBC: too many replications short of effective draws even at
+``--max-draws``; the sampler mixes too slowly to be judged, which is not a
+miscalibration).
 """
 
 from __future__ import annotations
@@ -17,7 +20,11 @@ from pathlib import Path
 
 from comparisons.errors import one_line
 
-EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE = 0, 1, 2
+EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
+VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
+input error; 3 not converged (SBC: more than 5% of the replications have fewer than 99
+effective draws even at --max-draws, and no rank test of the others rejects: the
+sampler mixes too slowly for SBC there)"""
 
 
 class UsageError(Exception):
@@ -87,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
     validate = sub.add_parser(
-        "validate", help="Geweke's joint-distribution test or SBC of one sampler"
+        "validate",
+        help="Geweke's joint-distribution test or SBC of one sampler",
+        epilog=VALIDATE_EXIT,
     )
     validate.add_argument(
         "name", nargs="?", help="pair name (a pair that conditions on data), or use --model"
@@ -114,6 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
         ("--tune", "discarded tuning draws per sampler run (Geweke: per step)"),
         ("--chains", "SBC: chains per sampler run"),
         ("--seed", "random seed of the whole validation"),
+        (
+            "--max-draws",
+            "SBC: draws per chain a replication with fewer than 99 effective draws is rerun "
+            "with, doubling (default 16 x --draws; equal to --draws for no rerun)",
+        ),
     ):
         validate.add_argument(flag, type=int, help=help_text)
     validate.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
@@ -290,12 +304,12 @@ def _print_summary(result) -> None:
 
 def _validate(args) -> int:
     from comparisons.files import writable_dir
-    from comparisons.validation import PASS, ValidationError, validate
+    from comparisons.validation import FAIL, PASS, ValidationError, validate
     from comparisons.validation_report import write_validation_report
 
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
-    names = ("replications", "steps", "draws", "tune", "chains", "seed")
+    names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:
         result = validate(
@@ -316,9 +330,18 @@ def _validate(args) -> int:
     print(f"{pair.name} {args.method}: {len(result.checks)} tests, {len(failed)} failed")
     if len(failed):
         print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    message = result.details.get("message")
+    if message:
+        print(message)
+    if result.details.get("sensitivity"):
+        from comparisons.validation_report import certificate
+
+        print(f"sensitivity: {certificate(result.details['sensitivity'])}")
     print(f"verdict: {result.verdict}")
     print(f"wrote {html_path} and {json_path}")
-    return EXIT_AGREE if result.verdict == PASS else EXIT_DISAGREE
+    if result.verdict == PASS:
+        return EXIT_AGREE
+    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
 
 
 def _report(args) -> int:

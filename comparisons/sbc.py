@@ -13,13 +13,29 @@ Ties (discrete variables) are broken uniformly at random, by a stream of the
 replication's seed that belongs to the quantity's name, so ranks of a
 calibrated sampler are uniform on ``0 .. L`` and can be recomputed.
 
-Refusal
+Reruns and refusal
     A replication whose smallest bulk ESS (:func:`arviz_stats.ess`) over the
     test quantities is below ``L`` has too few effective draws for ``L``
-    near-independent ones: its ranks would pile up at the ends. It is *refused*
+    near-independent ones: its ranks would pile up at the ends. It is run again
+    with twice the draws per chain, and again, up to ``max_draws`` (default
+    :data:`BUDGET_FACTOR` times ``draws``, as ``compare`` grows an undecided
+    run), each time from the same replication seed: the same prior draw, the
+    same data and the same sampler seed, so a replication's result depends on
+    nothing but its seed (not on the workers or the chunking). The ranks come
+    from the first run with at least ``L`` effective draws; the replication
+    records the ``draws_used`` per chain and its ``reruns``. Given the data,
+    the prior draw is independent of the sampler's draws, so choosing the run's
+    length from the sampler's own ESS leaves a calibrated sampler's ranks
+    uniform. A replication still short of ``L`` at ``max_draws`` is *refused*
     (no ranks) and named in the result. If more than
-    :data:`MAX_REFUSED_FRACTION` of the replications are refused, SBC fails:
-    the sampler mixes too slowly for SBC at these settings (run more draws).
+    :data:`MAX_REFUSED_FRACTION` of the replications are refused, the verdict
+    is ``not converged`` (:data:`NOT_CONVERGED`), not ``fail``: the sampler
+    mixes too slowly for SBC at ``max_draws`` draws, which says nothing about
+    its calibration. The ranked replications are still tested: a rank test
+    that rejects among them makes the verdict ``fail`` all the same (as
+    ``compare`` calls a gross difference ``disagree`` on an unconverged side):
+    given the data, the prior draw is independent of which replications mixed,
+    so a calibrated sampler's ranked replications stay uniform.
 
 The test
     Per quantity, the ECDF of ``rank / (L + 1)`` against the uniform CDF at the
@@ -33,6 +49,13 @@ The test
     (``scripts/sbc_uniformity.py``), with the chi-square on binned ranks
     (kept in ``details["chi2"]``, not in the verdict) and arviz-stats'
     ``uniformity_test``.
+
+What a pass certifies
+    :func:`sensitivity` states the smallest miscalibration the run detects with
+    95 % power: a shift of the posterior mean by ``s`` posterior sds and an sd
+    ratio outside ``[r1, r2]``, measured by planting such distortions into the
+    run's own kept draws (its docstring gives the design). The page and the
+    JSON (``sensitivity``) carry it; a ``pass`` says it.
 
 Reranking
     Each ranked replication stores its ``L`` kept draws of the parameters and its
@@ -62,15 +85,47 @@ from comparisons.simulation import Simulator, check_draws, child_seed, one_draw,
 SBC_RANK_DRAWS = 99
 """Posterior draws a prior draw is ranked among (ranks 0 .. 99, 100 values)."""
 MAX_REFUSED_FRACTION = 0.05
-"""SBC fails when more than this fraction of replications has fewer than ``L`` effective draws.
+"""SBC is ``not converged`` when more than this fraction of replications is refused.
 
-A few refusals leave the others' ranks usable; more say the sampler mixes too
-slowly at these settings, and dropping them would bias the ranks (the refused
-replications are not a random subset: slow mixing depends on the data)."""
+A refused replication has fewer than ``L`` effective draws even at
+``max_draws``. A few refusals leave the others' ranks usable; more say the
+sampler mixes too slowly for SBC at ``max_draws``, and dropping them would bias
+the ranks (the refused replications are not a random subset: slow mixing
+depends on the data)."""
+QUANTITY_DRAWS = "quantity_draws"
+"""Key of a ranked replication's test quantities at its ``L`` kept draws, (L, Q).
+
+They feed :func:`sensitivity`; the JSON leaves them out (they are functions of
+the stored ``draws`` and the seed's data)."""
+SENSITIVITY_POWER = 0.95
+"""The power at which :func:`sensitivity` states the smallest miscalibration a run detects."""
+SENSITIVITY_RESAMPLES = 400
+"""Simulated SBC runs per distortion in :func:`sensitivity` (power's Monte Carlo sd: 0.011)."""
+SENSITIVITY_SEED = 20261125
+"""Seed of :func:`sensitivity`'s simulations."""
+LATTICE_DISTINCT = 0.5
+"""A quantity whose kept draws hold fewer distinct values than this fraction of ``L`` (on
+average over the replications) is a lattice (discrete): :func:`sensitivity` distorts it by
+exponential tilting, not by moving its values off the lattice."""
+SHIFT_GRID = (
+    0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+    1.25, 1.5, 1.75, 2.0, 2.5, 3.0,
+)  # fmt: skip
+"""Shifts of the posterior mean, in posterior sds, that :func:`sensitivity` plants."""
+NARROW_GRID = (0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5, 0.4, 0.3)
+"""Ratios (sampler's posterior sd / true) below 1 that :func:`sensitivity` plants."""
+WIDE_GRID = (1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.4, 1.5, 1.75, 2.0, 2.5, 3.0)
+"""Ratios above 1 that :func:`sensitivity` plants."""
+BUDGET_FACTOR = 16
+"""A refused replication may be rerun with up to this many times ``draws`` (``max_draws``)."""
+NOT_CONVERGED = "not converged"
+"""The verdict of an SBC run with too many refused replications (``details["not_converged"]``)."""
 BAND_SIMULATIONS = 100_000
 """Uniform rank samples that calibrate the ECDF band test (fixed seed)."""
 BAND_SEED = 20220317
 """Seed of those simulations."""
+REFUSED_FRACTION = "refused fraction"
+"""The statistic of the check that fails when too many replications are refused."""
 ECDF_BAND = "ecdf band"
 """The statistic of the verdict's checks: smallest pointwise binomial tail probability."""
 
@@ -91,49 +146,63 @@ def sbc_replication(
     sim : Simulator
     sampler : str or callable
     settings : mapping
-        ``draws``, ``tune``, ``chains`` of the sampler run.
+        ``draws``, ``tune``, ``chains`` of the sampler run, and optionally
+        ``max_draws`` (draws per chain a refused run may be rerun with; default
+        ``draws``, no rerun).
     seed : numpy.random.SeedSequence
 
     Returns
     -------
     dict
         ``quantities``; ``ranks`` (rank in ``0 .. L`` per quantity, ``None`` when
-        refused); ``refused`` (bool); ``ess`` (smallest bulk ESS); ``thin``
-        (spacing of the kept draws); ``seed`` (``entropy`` and ``spawn_key`` of
-        ``seed``, for :func:`rerank`); ``truth`` (the prior draw) and ``draws``
-        (the ``L`` kept draws of every variable, (L, *shape); ``None`` when
-        refused), as lists; ``seconds``.
+        refused); ``refused`` (bool); ``ess`` (smallest bulk ESS of the last
+        run); ``draws_used`` (draws per chain of the last run) and ``reruns``
+        (how many times it was rerun with doubled draws); ``thin`` (spacing of
+        the kept draws); ``seed`` (``entropy`` and ``spawn_key`` of ``seed``,
+        for :func:`rerank`); ``truth`` (the prior draw) and ``draws`` (the
+        ``L`` kept draws of every variable, (L, *shape); ``None`` when refused),
+        as lists; ``seconds``.
 
     Raises
     ------
     ValueError
-        If ``chains * draws < L``.
+        If ``chains * draws < L`` or ``max_draws < draws``.
     """
     start = time.perf_counter()
     draws, chains = settings["draws"], settings["chains"]
-    total = chains * draws
-    if total < SBC_RANK_DRAWS:
+    max_draws = settings.get("max_draws") or draws
+    if chains * draws < SBC_RANK_DRAWS:
         raise ValueError(
             f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
         )
+    if max_draws < draws:
+        raise ValueError(f"max_draws must be >= draws ({draws}), got {max_draws}")
     func = resolve(sampler)
     name = sampler_name(sampler)
     theta, y, rng = simulated(sim, seed)
     sampler_seed = int(rng.integers(0, 2**32))
-    output = call_sampler(
-        name, func, y, draws=draws, tune=settings["tune"], chains=chains,
-        random_seed=sampler_seed,
-    )  # fmt: skip
-    post = check_draws(output, theta, name, chains, draws)
-    q_post, names = sbc_quantities(sim, post, y)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities have NaN ESS
-        ess = azs.ess(q_post, method="bulk")
-    finite = ess[np.isfinite(ess)]
-    min_ess = float(finite.min()) if finite.size else float(total)
+    reruns = 0
+    while True:  # the same data and sampler seed at every run: nothing depends on the chunking
+        output = call_sampler(
+            name, func, y, draws=draws, tune=settings["tune"], chains=chains,
+            random_seed=sampler_seed,
+        )  # fmt: skip
+        post = check_draws(output, theta, name, chains, draws)
+        q_post, names = sbc_quantities(sim, post, y)
+        total = chains * draws
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities: NaN ESS
+            ess = azs.ess(q_post, method="bulk")
+        finite = ess[np.isfinite(ess)]
+        min_ess = float(finite.min()) if finite.size else float(total)
+        if min_ess >= SBC_RANK_DRAWS or draws >= max_draws:
+            break
+        draws, reruns = min(2 * draws, max_draws), reruns + 1
     out = {
         "quantities": names,
         "ess": min_ess,
+        "draws_used": draws,
+        "reruns": reruns,
         "seed": {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)},
         "truth": {var: np.asarray(v).tolist() for var, v in theta.items()},
     }
@@ -152,6 +221,7 @@ def sbc_replication(
         "refused": False,
         "thin": int(np.floor((total - 1) / (SBC_RANK_DRAWS - 1))),
         "draws": {var: a.tolist() for var, a in kept.items()},
+        QUANTITY_DRAWS: q_post.reshape(total, -1)[keep].tolist(),
         "seconds": time.perf_counter() - start,
     }
 
@@ -320,9 +390,10 @@ def min_tail_probability(ranks: np.ndarray, L: int = SBC_RANK_DRAWS) -> np.ndarr
     ranks = np.asarray(ranks)
     n = ranks.shape[-1]
     flat = ranks.reshape(-1, n)
-    counts = np.zeros((len(flat), L + 1), dtype=np.int64)
-    np.add.at(counts, (np.arange(len(flat))[:, None], flat), 1)
-    below = np.cumsum(counts, axis=1)[:, :L]  # ranks <= i - 1, i.e. < i
+    rows = len(flat)
+    offsets = (np.arange(rows) * (L + 1))[:, None]
+    counts = np.bincount((flat + offsets).ravel(), minlength=rows * (L + 1))
+    below = np.cumsum(counts.reshape(rows, L + 1), axis=1)[:, :L]  # ranks <= i - 1, i.e. < i
     stat = _tail_table(n, L)[np.arange(L), below].min(axis=1)
     return stat.reshape(ranks.shape[:-1])
 
@@ -450,7 +521,14 @@ def sbc_checks(
         ``ranks`` (R, Q) of the ranked replications as lists, ``quantities``,
         ``L``, ``bins``, ``chi2`` (per quantity ``{"quantity", "value", "p"}``),
         ``ranked``, ``refused`` (count), ``refused_replications`` (their
-        ``index``), ``max_refused_fraction``, ``message`` (advice, or ``""``).
+        ``index``), ``max_refused_fraction``, ``rerun`` (replications rerun
+        with more draws), ``rerun_replications`` (their ``index``),
+        ``draws_used`` (``{draws per chain: replications}``), ``sensitivity``
+        (:func:`sensitivity`: the smallest shift and sd ratio the run detects
+        with 95 % power, or ``None``), ``not_converged``
+        (more than :data:`MAX_REFUSED_FRACTION` refused, or fewer than two
+        ranked: the verdict is :data:`NOT_CONVERGED` unless a band test
+        fails), ``message`` (advice, or ``""``).
 
     Raises
     ------
@@ -469,6 +547,8 @@ def sbc_checks(
     fraction = len(refused) / len(replications)
     names = (ranked or replications)[0]["quantities"]
     ranks = np.array([r["ranks"] for r in ranked], dtype=int).reshape(len(ranked), len(names))
+    rerun = [r for r in replications if r.get("reruns")]
+    used = sorted({r["draws_used"] for r in replications if "draws_used" in r})
     details: dict[str, Any] = {
         "ranks": ranks.tolist(),
         "quantities": names,
@@ -477,6 +557,10 @@ def sbc_checks(
         "refused": len(refused),
         "refused_replications": [r.get("index") for r in refused],
         "max_refused_fraction": MAX_REFUSED_FRACTION,
+        "rerun": len(rerun),
+        "rerun_replications": [r.get("index") for r in rerun],
+        "draws_used": {str(d): sum(r.get("draws_used") == d for r in replications) for d in used},
+        "not_converged": False,
         "message": "",
         "chi2": [],
     }
@@ -502,21 +586,27 @@ def sbc_checks(
             for k, n in enumerate(names)
         ]
     checks = _holm_band(pd.DataFrame(rows), alpha, len(ranked))
+    details["sensitivity"] = sensitivity(ranked, alpha)
+    reached = max((r.get("draws_used", 0) for r in refused), default=0)
+    at = f" at {reached} draws per chain" if reached else ""
     if refused:
         details["message"] = (
             f"{len(refused)} of {len(replications)} replications refused (fewer than "
-            f"{SBC_RANK_DRAWS} effective draws, so their ranks would pile up at the ends); "
-            "run more draws or longer chains."
+            f"{SBC_RANK_DRAWS} effective draws{at}, so their ranks would pile up at the ends); "
+            "raise --max-draws or --draws, or use longer chains."
         )
     if fraction > MAX_REFUSED_FRACTION or len(ranked) < 2:
+        details["not_converged"] = True
         details["message"] = (
-            f"The sampler mixes too slowly for SBC at these settings: {len(refused)} of "
-            f"{len(replications)} replications ({fraction:.0%}, more than "
-            f"{MAX_REFUSED_FRACTION:.0%}) have fewer than {SBC_RANK_DRAWS} effective draws and "
-            "were refused. Run more draws or longer chains."
+            f"The sampler mixes too slowly for SBC at {reached or 'these'} draws"
+            f"{' per chain' if reached else ''}: {len(refused)} of {len(replications)} "
+            f"replications ({fraction:.0%}, more than {MAX_REFUSED_FRACTION:.0%}) have fewer "
+            f"than {SBC_RANK_DRAWS} effective draws even after doubling their draws up to "
+            "that budget, and were refused. That says nothing of the sampler's calibration: "
+            "raise --max-draws (or --draws), or make the sampler mix faster."
         )
         row = {
-            "quantity": "replications", "statistic": "refused fraction", "value": fraction,
+            "quantity": "replications", "statistic": REFUSED_FRACTION, "value": fraction,
             "threshold": MAX_REFUSED_FRACTION, "p": np.nan, "passed": False,
         }  # fmt: skip
         checks = pd.concat([pd.DataFrame([row]), checks], ignore_index=True)
@@ -538,3 +628,291 @@ def _holm_band(checks: pd.DataFrame, alpha: float, n: int) -> pd.DataFrame:
     passed[order] = ~rejected
     threshold[order] = [band_gamma(n, a) for a in level]
     return checks.assign(threshold=threshold, passed=passed)[columns]
+
+
+# ------------------------------------------------------------- what a run can detect
+
+
+def sensitivity(
+    replications: Sequence[Mapping],
+    alpha: float = agreement.ALPHA,
+    *,
+    resamples: int = SENSITIVITY_RESAMPLES,
+    power: float = SENSITIVITY_POWER,
+) -> dict | None:
+    r"""Return the smallest miscalibration the run detects with ``power``: shift and sd ratio.
+
+    Design. A miscalibrated sampler is modelled by planting a distortion into
+    each ranked replication's own kept draws of one test quantity at a time,
+    the draws ``x`` standardised by their own mean and sd (the replication's
+    posterior sd; a replication whose kept draws are constant is never
+    distorted):
+
+    * *shift* ``s``: the sampler's draws sit ``s`` posterior sds above (and,
+      separately, below) the posterior, ``x + s``;
+    * *sd ratio* ``r``: they are spread ``r`` times the posterior sd about the
+      posterior mean, ``r x`` (``r < 1`` too narrow, ``r > 1`` too wide).
+
+    A new SBC run of the same size is then simulated ``resamples`` times: in
+    each, replication ``i`` gets a fresh true value ``T``, one of its kept
+    draws at random (under calibration the truth is one more posterior draw),
+    its randomised PIT under the distorted draws, ``U = G(T-) + W (G(T) -
+    G(T-))`` with ``G`` the CDF of the distorted kept draws (for a shift,
+    ``G(t) = F(t - s)``; for a ratio, ``F(t / r)``; ``F`` their ECDF) and
+    ``W ~ U(0, 1)``, and a rank ``~ Binomial(L, U)`` (``L`` fresh draws of the
+    distorted posterior, as near-independent as the thinned kept draws).
+    Undistorted, ``U`` is exactly uniform, and so are the ranks: the simulation
+    has the test's size. A discrete quantity (kept draws with fewer distinct
+    values than :data:`LATTICE_DISTINCT` of ``L``, on average) would be moved
+    off its lattice by a shift, which any test sees at once; its mean is moved
+    instead by exponential tilting of the kept draws' weights
+    (:func:`_tilt`), and it gets no sd ratio (a lattice's spread is tied to its
+    mean). Each simulated run is judged by the run's own test, the ECDF band
+    test, at the level the planted quantity meets first in Holm's step-down over
+    the run's ``Q`` quantities, ``alpha / Q`` (conservative: a rejection of
+    another quantity is not counted). Power is the fraction of simulated runs
+    that reject; every simulated run is resampled from fixed seeds
+    (:data:`SENSITIVITY_SEED`, the same truths and PIT uniforms for every
+    distortion), so the result is a function of the stored draws alone, the
+    same on any number of workers.
+
+    The stated threshold of a quantity is the smallest grid distortion
+    (:data:`SHIFT_GRID`, :data:`NARROW_GRID`, :data:`WIDE_GRID`) whose power is
+    at least ``power``, found by bisection (power grows with the distortion);
+    ``None`` when the grossest falls short ("not reached on the grid"). A
+    shift counts when both directions reach it. The run's statement is the
+    worst over its quantities (constant quantities carry no information and are
+    left out): a shift of that many posterior sds in any one quantity is
+    detected with ``power``. About 6 band tests of ``resamples x R`` ranks per
+    curve: two seconds for 200 replications of 11 quantities.
+
+    Parameters
+    ----------
+    replications : sequence of mapping
+        Outputs of :func:`sbc_replication`; ranked ones carry ``quantity_draws``.
+    alpha : float
+        The run's family-wise level.
+    resamples : int
+        Simulated runs per distortion.
+    power : float
+        The power the thresholds are stated at.
+
+    Returns
+    -------
+    dict or None
+        ``None`` with fewer than two ranked replications (or no stored
+        quantity draws). Else ``power``, ``shift`` (posterior sds),
+        ``sd_ratio`` (``[low, high]``: ratios at or below ``low``, at or above
+        ``high`` are detected), ``sd_ratio_measured`` (some quantity is not
+        discrete), ``quantities`` (per quantity ``quantity``, ``shift``,
+        ``sd_ratio_low``, ``sd_ratio_high``, ``informative`` (not constant),
+        ``lattice`` (discrete)), ``curves`` (per quantity, ``[distortion,
+        power]`` at the grid values the bisection evaluated), ``grid``,
+        ``resamples``, ``replications``, ``level``, ``seed``; a threshold not
+        reached on the grid is ``None``.
+
+    Raises
+    ------
+    ValueError
+        ``alpha`` or ``power`` outside (0, 1), ``resamples`` < 1.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if not 0 < power < 1:
+        raise ValueError(f"power must lie in (0, 1), got {power!r}")
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+        raise ValueError(f"resamples must be an integer >= 1, got {resamples!r}")
+    ranked = [r for r in replications if r.get("ranks") is not None and QUANTITY_DRAWS in r]
+    if len(ranked) < 2:
+        return None
+    L = SBC_RANK_DRAWS
+    names = list(ranked[0]["quantities"])
+    n, m = len(ranked), len(names)
+    values = np.asarray([r[QUANTITY_DRAWS] for r in ranked], dtype=float)  # (n, L, Q)
+    level = alpha / m
+    gamma = band_gamma(n, level, L)
+    rng = np.random.default_rng([SENSITIVITY_SEED, n, m])
+    pick = rng.integers(0, L, size=(resamples, n))  # which kept draw is the truth
+    jitter = rng.random((resamples, n))  # the randomised PIT's uniform
+    grid = {
+        "shift": list(SHIFT_GRID),
+        "sd_ratio_low": list(NARROW_GRID),
+        "sd_ratio_high": list(WIDE_GRID),
+    }
+    per_quantity, curves = [], {}
+    for k, name in enumerate(names):
+        x = values[:, :, k]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sd = x.std(axis=1, ddof=1)
+            varies = np.isfinite(sd) & (sd > 0)
+            z = np.where(varies[:, None], (x - x.mean(axis=1, keepdims=True)) / sd[:, None], 0.0)
+        z = np.sort(np.nan_to_num(z, nan=0.0, posinf=0.0, neginf=0.0), axis=1)
+        planted = _Planted(z, varies, pick, jitter, gamma, [SENSITIVITY_SEED, n, m, k])
+        curve = {"shift": _Curve(SHIFT_GRID, planted.shift)}
+        if not planted.lattice:  # a lattice's spread cannot be scaled: its sd is its mean's
+            curve["sd_ratio_low"] = _Curve(NARROW_GRID, planted.ratio)
+            curve["sd_ratio_high"] = _Curve(WIDE_GRID, planted.ratio)
+        per_quantity.append(
+            {"quantity": name, "shift": None, "sd_ratio_low": None, "sd_ratio_high": None,
+             **{key: c.threshold(power) for key, c in curve.items()},
+             "informative": bool(varies.any()), "lattice": planted.lattice}
+        )  # fmt: skip
+        curves[name] = {key: c.evaluated() for key, c in curve.items()}
+    informative = [q for q in per_quantity if q["informative"]]
+    continuous = [q for q in informative if not q["lattice"]]
+
+    def worst(key: str, among: list, pick_worst: Callable) -> float | None:
+        found = [q[key] for q in among]
+        return None if not found or None in found else pick_worst(found)
+
+    return {
+        "power": power,
+        "shift": worst("shift", informative, max),
+        "sd_ratio": [
+            worst("sd_ratio_low", continuous, min),
+            worst("sd_ratio_high", continuous, max),
+        ],
+        "sd_ratio_measured": bool(continuous),
+        "quantities": per_quantity,
+        "curves": curves,
+        "grid": grid,
+        "resamples": resamples,
+        "replications": n,
+        "level": level,
+        "seed": SENSITIVITY_SEED,
+    }
+
+
+def _tilt(z: np.ndarray, target: float) -> np.ndarray:
+    """Weights ``w_ij ∝ exp(a_i z_ij)`` of each row of ``z`` (n, L) with weighted mean ``target``.
+
+    The rows are standardised, so the mean moves by ``target`` sds; the weighted
+    mean grows with ``a_i`` (its derivative is the weighted variance), so
+    ``a_i`` is found by bisection. A mean a row cannot take (beyond its largest
+    value) is approached as far as ``|a_i| <= 50`` goes.
+    """
+    lo, hi = np.full(len(z), -50.0), np.full(len(z), 50.0)
+
+    def weights(a):
+        e = a[:, None] * z
+        w = np.exp(e - e.max(axis=1, keepdims=True))
+        return w / w.sum(axis=1, keepdims=True)
+
+    for _ in range(40):  # |a| known to 1e-10
+        a = (lo + hi) / 2
+        above = (weights(a) * z).sum(axis=1) > target
+        lo, hi = np.where(above, lo, a), np.where(above, a, hi)
+    return weights((lo + hi) / 2)
+
+
+class _Planted:
+    """One quantity's standardised kept draws, and the power against distortions planted in them.
+
+    Parameters
+    ----------
+    z : ndarray (n, L)
+        Standardised kept draws, each row sorted.
+    varies : ndarray of bool (n,)
+        Rows whose draws are not constant (the others are never distorted).
+    pick, jitter : ndarray (resamples, n)
+        Which kept draw is each simulated run's true value, and the uniform of its randomised PIT.
+    gamma : float
+        The band test's pointwise level at the quantity's Holm level.
+    key : list of int
+        Seed of the binomial rank draws (with a stream number per distortion).
+    """
+
+    def __init__(self, z, varies, pick, jitter, gamma, key):
+        self.z, self.pick, self.jitter, self.gamma, self.key = z, pick, jitter, gamma, key
+        self.n, self.L = z.shape
+        self.moves = np.asarray(varies, dtype=float)[:, None]
+        self.ecdf = _RowEcdf(z)
+        distinct = np.mean([np.unique(row).size / self.L for row in z])
+        self.lattice = bool(varies.any() and distinct < LATTICE_DISTINCT)
+        self.below, self.upto = self.ecdf.counts(z)  # the truth's place among the draws
+
+    def power(self, lo_cdf: np.ndarray, hi_cdf: np.ndarray, stream: int) -> float:
+        """Power when truth ``j`` of replication ``i`` has its PIT in ``[lo_cdf, hi_cdf][i, j]``."""
+        rows = np.arange(self.n)[None, :]
+        lo, hi = lo_cdf[rows, self.pick], hi_cdf[rows, self.pick]  # (resamples, n)
+        u = np.clip(lo + self.jitter * (hi - lo), 0.0, 1.0)
+        ranks = np.random.default_rng([*self.key, stream]).binomial(self.L, u)
+        return float(np.mean(min_tail_probability(ranks, self.L) < self.gamma))
+
+    def moved(self, q: np.ndarray, stream: int) -> float:
+        """Power when the draws move so that truth ``z_ij`` ranks as ``q_ij`` among them."""
+        below, upto = self.ecdf.counts(q)
+        return self.power(below / self.L, upto / self.L, stream)
+
+    def tilted(self, target: float, stream: int) -> float:
+        """Power when the draws are reweighted to a mean of ``target`` sds (:func:`_tilt`)."""
+        weights = _tilt(self.z, target)  # rows of constant draws keep equal weights
+        cdf = np.concatenate([np.zeros((self.n, 1)), np.cumsum(weights, axis=1)], axis=1)
+        lo = np.take_along_axis(cdf, self.below, axis=1)
+        hi = np.take_along_axis(cdf, self.upto, axis=1)
+        return self.power(lo, hi, stream)
+
+    def shift(self, s: float, stream: int) -> float:
+        """Power against the mean moved ``s`` sds up and down (the smaller of the two)."""
+        if self.lattice:
+            return min(self.tilted(s, stream), self.tilted(-s, 1000 + stream))
+        # draws s sd above: the truth ranks as z - s among the undistorted draws
+        up = self.moved(self.z - s * self.moves, stream)
+        return min(up, self.moved(self.z + s * self.moves, 1000 + stream))
+
+    def ratio(self, r: float, stream: int) -> float:
+        """Power against the sd scaled by ``r`` about the mean (not for a lattice)."""
+        stream += 2000 if r < 1 else 3000
+        return self.moved(self.z / r, stream)  # r x: the truth ranks as z / r
+
+
+class _Curve:
+    """Power against a grid of distortions (mild to gross), evaluated lazily and bisected.
+
+    ``power_at(value, g)`` is the power against distortion ``value``, grid index ``g``.
+    """
+
+    def __init__(self, grid: Sequence[float], power_at: Callable[[float, int], float]):
+        self.grid, self.power_at, self.known = grid, power_at, {}
+
+    def power(self, g: int) -> float:
+        """Power at grid index ``g`` (computed once)."""
+        if g not in self.known:
+            self.known[g] = self.power_at(self.grid[g], g)
+        return self.known[g]
+
+    def threshold(self, power: float) -> float | None:
+        """Smallest grid distortion with at least ``power``, by bisection (power grows with it).
+
+        ``None`` when the grossest one falls short.
+        """
+        lo, hi = -1, len(self.grid) - 1
+        if self.power(hi) < power:
+            return None
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if self.power(mid) >= power else (mid, hi)
+        return float(self.grid[hi])
+
+    def evaluated(self) -> list[list[float]]:
+        """``[distortion, power]`` at the grid values evaluated."""
+        return [[float(self.grid[g]), self.known[g]] for g in sorted(self.known)]
+
+
+class _RowEcdf:
+    """Counts below and up to query values in each row of sorted ``z`` (R, L), vectorised."""
+
+    def __init__(self, z: np.ndarray):
+        self.lo, self.hi = z[:, :1] - 1.0, z[:, -1:] + 1.0
+        span = float((self.hi - self.lo).max()) + 1.0
+        self.L = z.shape[1]
+        self.offset = np.arange(len(z))[:, None] * span
+        self.flat = (z - self.lo + self.offset).ravel()
+
+    def counts(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``#(z_i < q_ij)`` and ``#(z_i <= q_ij)`` for queries ``q`` (R, L), each row sorted."""
+        shifted = (np.clip(q, self.lo, self.hi) - self.lo + self.offset).ravel()
+        base = np.repeat(np.arange(len(q)) * self.L, q.shape[1])
+        below = np.searchsorted(self.flat, shifted, side="left") - base
+        upto = np.searchsorted(self.flat, shifted, side="right") - base
+        return below.reshape(q.shape), upto.reshape(q.shape)

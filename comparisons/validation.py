@@ -30,20 +30,38 @@ from comparisons.loading import load_callable
 from comparisons.pair import Pair
 from comparisons.parallel import open_client, run_replications
 from comparisons.pymc_runner import PYMC, PymcTwin
-from comparisons.sbc import sbc_checks, sbc_replication
+from comparisons.sbc import (
+    BUDGET_FACTOR,
+    NOT_CONVERGED,
+    REFUSED_FRACTION,
+    sbc_checks,
+    sbc_replication,
+)
 from comparisons.simulation import Simulator, simulator_for
 from pairdata.checks import check_integer
 
 METHODS = ("geweke", "sbc")
 PASS, FAIL, ERROR = "pass", "fail", "error"
+VERDICTS = (PASS, FAIL, NOT_CONVERGED, ERROR)
+"""``not converged``: SBC with more than ``sbc.MAX_REFUSED_FRACTION`` of its replications
+short of effective draws even at ``max_draws`` (the sampler mixes too slowly to judge)."""
 
-DEFAULTS: dict[str, dict[str, int]] = {
+DEFAULTS: dict[str, dict[str, int | None]] = {
     "geweke": {"replications": 20, "steps": 250, "tune": 20, "seed": 20261122},
-    "sbc": {"replications": 200, "draws": 1000, "tune": 200, "chains": 1, "seed": 20261122},
+    "sbc": {
+        "replications": 200,
+        "draws": 1000,
+        "tune": 200,
+        "chains": 1,
+        "seed": 20261122,
+        "max_draws": None,
+    },
 }
-"""Default settings per method; ``steps`` is the length of each successive-conditional chain."""
+"""Default settings per method; ``steps`` is the length of each successive-conditional chain;
+SBC's ``max_draws`` (draws per chain a refused replication may be rerun with) defaults to
+:data:`comparisons.sbc.BUDGET_FACTOR` times ``draws``."""
 LOWEST = {"replications": 2, "steps": 2, "draws": 1, "tune": 0, "chains": 1, "seed": 0}
-"""The smallest value of each setting."""
+"""The smallest value of each setting (``max_draws``: ``draws``)."""
 REPLICATIONS = {"geweke": geweke_replication, "sbc": sbc_replication}
 CHECKS = {"geweke": geweke_checks, "sbc": sbc_checks}
 
@@ -88,7 +106,10 @@ class ValidationResult:
     pair, method, sampler : str
     settings : dict
     verdict : str
-        ``"pass"``, ``"fail"``, or ``"error"`` when replications failed.
+        ``"pass"``, ``"fail"``, ``"not converged"`` (SBC: too many replications
+        refused for too few effective draws even at ``max_draws``, and no rank
+        test of the others rejects; one that rejects makes it ``"fail"``), or
+        ``"error"`` when replications failed.
     checks : pandas.DataFrame
         One row per test: ``quantity``, ``statistic``, ``value``, ``threshold``,
         ``p``, ``passed`` (Holm-corrected at ``alpha``).
@@ -123,7 +144,17 @@ def resolve_settings(method: str, **overrides: int | None) -> dict[str, int]:
         if key not in settings:
             raise ValueError(f"{key} is not a setting of {method}; settings: {sorted(settings)}")
         settings[key] = value
-    return {key: check_integer(key, value, LOWEST[key]) for key, value in settings.items()}
+    out = {
+        key: check_integer(key, value, LOWEST[key])
+        for key, value in settings.items()
+        if key != "max_draws"
+    }
+    if "max_draws" in settings:
+        max_draws = settings["max_draws"]
+        if max_draws is None:
+            max_draws = BUDGET_FACTOR * out["draws"]
+        out["max_draws"] = check_integer("max_draws", max_draws, out["draws"])
+    return out
 
 
 def validate(
@@ -158,7 +189,7 @@ def validate(
         Receives a :class:`ValidationEvent` as replications finish.
     **settings : int
         Override :data:`DEFAULTS` of the method (``replications``, ``steps``,
-        ``draws``, ``tune``, ``chains``, ``seed``).
+        ``draws``, ``tune``, ``chains``, ``seed``; SBC's ``max_draws``).
 
     Returns
     -------
@@ -225,9 +256,28 @@ def validate(
     if error is not None:
         result = ValidationResult(verdict=ERROR, checks=_empty_checks(), error=error, **base)
         raise ValidationError(f"{method} on {pair.name}: {error}", result)
+    start = time.perf_counter()
     checks, details = CHECKS[method](done, alpha)
-    verdict = PASS if bool(checks["passed"].all()) else FAIL
-    return ValidationResult(verdict=verdict, checks=checks, details=details, **base)
+    base["timings"]["checks_s"] = time.perf_counter() - start  # SBC: its sensitivity too
+    return ValidationResult(
+        verdict=verdict_of(checks, details), checks=checks, details=details, **base
+    )
+
+
+def verdict_of(checks: pd.DataFrame, details: dict) -> str:
+    """Return the verdict of a method's checks and details.
+
+    ``pass`` when every check passes; ``not converged`` when SBC refused too
+    many replications (``details["not_converged"]``) and every rank test of the
+    others passes; else ``fail`` (a rejecting rank test is a miscalibration
+    however many replications were refused).
+    """
+    tests = checks.loc[checks["statistic"] != REFUSED_FRACTION, "passed"]
+    if not bool(tests.all()):
+        return FAIL
+    if details.get("not_converged"):
+        return NOT_CONVERGED
+    return PASS if bool(checks["passed"].all()) else FAIL
 
 
 def _check_twin(twin: PymcTwin, pair: Pair, method: str, sim: Simulator) -> str:

@@ -174,7 +174,9 @@ class ModelWitness:
         ------
         ValueError
             If the model has a potential (no generative form), an observed
-            variable that is not named after a data key, or an improper prior.
+            variable that is not named after a data key, an integer-valued
+            likelihood given non-integer data (:meth:`check_observed_types`),
+            or an improper prior.
         """
         if self.potentials:
             raise ValueError(
@@ -194,12 +196,45 @@ class ModelWitness:
                     f"a data key (keys: {sorted(self.data)}); name every observed variable after "
                     "the data key that holds its values"
                 )
+        self.check_observed_types()
         for rv in self.model.free_RVs:
             op = type(rv.owner.op).__name__
             if "Flat" in op:
                 raise ValueError(
                     f"{self.argument} {self.name}: free variable {rv.name!r} has an improper "
                     f"prior ({op}), which cannot be drawn from; give it a proper prior"
+                )
+
+    def check_observed_types(self) -> None:
+        """Check that integer-valued likelihoods are given integer data.
+
+        PyMC casts the observed values to the dtype of their distribution, so a
+        Poisson given ``1.5`` would silently condition on ``1``, while the
+        sampler under test sees ``1.5``.
+
+        Raises
+        ------
+        ValueError
+            Naming the data key, when an observed variable with an integer
+            dtype (Poisson, Binomial, Bernoulli, ...) holds a value that is not
+            an integer.
+        """
+        for rv in self.model.observed_RVs:
+            if np.dtype(rv.type.dtype).kind not in "biu" or rv.name not in self.data:
+                continue
+            try:
+                given = np.asarray(self.data[rv.name], dtype=float)
+            except (TypeError, ValueError):
+                continue  # not numbers: PyMC has already refused or converted them
+            bad = np.flatnonzero(~(np.isfinite(given) & (given == np.round(given))).ravel())
+            if bad.size:
+                where = np.unravel_index(bad[0], given.shape) if given.ndim else ()
+                index = f" at index {list(map(int, where))}" if given.ndim else ""
+                raise ValueError(
+                    f"data key {rv.name!r} holds {float(given.ravel()[bad[0]])!r}{index}, not an "
+                    f"integer, but {self.argument} {self.name} gives it an integer-valued "
+                    f"likelihood ({type(rv.owner.op).__name__}, dtype {rv.type.dtype}): give "
+                    "integer data or a continuous likelihood"
                 )
 
     def draw_prior(self, data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -228,17 +263,18 @@ class ModelWitness:
         Returns
         -------
         dict
-            ``data`` with each observed variable's draw under its own name,
-            cast to the dtype of the values it replaces.
+            ``data`` with each observed variable's draw under its own name, of
+            the dtype its distribution produces (float64 for a normal, int64
+            for a Poisson), whatever the dtype of the values it replaces: a
+            data file that writes weights as integers (``151``) must not round
+            the simulated weights.
         """
         func, rngs, names = self._forward("simulate")
         _reseed(rngs, rng)
         inputs = [np.asarray(params[rv.name], dtype=rv.type.dtype) for rv in self.model.free_RVs]
         out = dict(data)
         for name, value in zip(names, func(*inputs), strict=True):
-            old = np.asarray(data[name]) if name in data else None
-            dtype = old.dtype if old is not None and old.dtype.kind in "biuf" else None
-            out[name] = np.asarray(value, dtype=dtype)
+            out[name] = np.asarray(value)
         return out
 
     def _forward(self, kind: str):

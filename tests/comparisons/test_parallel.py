@@ -65,3 +65,7 @@ def test_dask_local_cluster_gives_the_same_ranks_as_in_process():
     local = v.validate(pair, method="sbc", scheduler=parallel.SYNCHRONOUS, **settings)
     dask = v.validate(pair, method="sbc", scheduler=None, **settings)
     assert local.details["ranks"] == dask.details["ranks"]
+    # at 200 draws most replications are rerun with more: the same reruns, the same statement
+    assert local.details["rerun"] > 0
+    for key in ("draws_used", "rerun_replications", "refused_replications", "sensitivity"):
+        assert local.details[key] == dask.details[key], key

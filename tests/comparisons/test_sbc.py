@@ -12,7 +12,7 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons import sbc
+from comparisons import sbc, validation_report
 from comparisons import validation as v
 from comparisons.pairs import bayes_net as bayes_net_pair
 from comparisons.pairs import regression as regression_pair
@@ -125,15 +125,25 @@ def test_sbc_checks_judge_ranks_by_their_uniformity():
 # ------------------------------------------------------------- refusal
 
 
-def sticky_regression(data, *, draws, tune, chains, random_seed):
-    """Correct blocked Gibbs whose every draw is repeated 20 times: about draws / 20 ESS."""
+def _repeated(data, repeat, *, draws, tune, chains, random_seed):
+    """Correct blocked Gibbs whose every draw is repeated ``repeat`` times: ESS ~ draws / repeat."""
     from handrolled import regression
 
-    few = math.ceil(draws / 20)
+    few = math.ceil(draws / repeat)
     out = regression.sample_blocked(
         data, draws=few, tune=tune, chains=chains, random_seed=random_seed
     )
-    return {name: np.repeat(a, 20, axis=1)[:, :draws] for name, a in out.items()}
+    return {name: np.repeat(a, repeat, axis=1)[:, :draws] for name, a in out.items()}
+
+
+def sticky_regression(data, *, draws, tune, chains, random_seed):
+    """Correct, about draws / 20 effective draws: 50 at 1000, enough (>= 99) at 2000 or 4000."""
+    return _repeated(data, 20, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+
+
+def very_sticky_regression(data, *, draws, tune, chains, random_seed):
+    """Correct, about draws / 400 effective draws: 40 at the default budget of 16,000."""
+    return _repeated(data, 400, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
 
 
 @pytest.mark.parametrize(
@@ -146,18 +156,51 @@ def sticky_regression(data, *, draws, tune, chains, random_seed):
 def test_correct_samplers_at_default_settings_refuse_no_replication(pair, sampler):
     result = _run(pair, sampler, replications=40, seed=3)  # default draws, tune, chains
     assert result.details["refused"] == 0 and result.details["ranked"] == 40
+    assert result.details["rerun"] == 0 and result.details["draws_used"] == {"1000": 40}
     assert min(r["ess"] for r in result.replications) >= sbc.SBC_RANK_DRAWS
     assert result.verdict == v.PASS, result.checks
 
 
-def test_a_sticky_sampler_is_refused_and_fails():
-    result = _run("regression", sticky_regression, replications=20, seed=3)
-    assert result.details["refused"] == 20 and result.details["ranked"] == 0
+def test_a_slow_mixer_refused_at_the_default_draws_passes_after_its_reruns():
+    # Without reruns (max_draws = draws) every replication is refused: not converged.
+    once = _run("regression", sticky_regression, replications=40, seed=3, max_draws=1000)
+    assert once.details["refused"] == 40 and once.verdict == sbc.NOT_CONVERGED
+    result = _run("regression", sticky_regression, replications=40, seed=3)
+    d = result.details
+    assert d["refused"] == 0 and d["ranked"] == 40 and d["rerun"] == 40
+    assert set(d["draws_used"]) <= {"2000", "4000", "8000"}, d["draws_used"]
+    for r in result.replications:
+        assert r["reruns"] == {2000: 1, 4000: 2, 8000: 3}[r["draws_used"]] and r["ess"] >= 99
+    assert result.verdict == v.PASS, result.checks
+
+
+def test_a_sampler_that_cannot_mix_within_the_budget_is_not_converged_not_failed():
+    result = _run("regression", very_sticky_regression, replications=20, seed=3)
+    d = result.details
+    assert d["refused"] == 20 and d["ranked"] == 0 and d["not_converged"]
     assert all(r["ranks"] is None and r["draws"] is None for r in result.replications)
-    assert result.verdict == v.FAIL
-    assert "mixes too slowly for SBC" in result.details["message"]
+    assert {(r["draws_used"], r["reruns"]) for r in result.replications} == {(16000, 4)}
+    assert result.verdict == sbc.NOT_CONVERGED != v.FAIL
+    assert "mixes too slowly for SBC at 16000 draws per chain" in d["message"]
     row = result.checks.set_index("quantity").loc["replications"]
     assert row["statistic"] == "refused fraction" and row["value"] == 1.0 and not row["passed"]
+
+
+def test_reruns_do_not_depend_on_the_chunking():
+    # Replication i's reruns come from child i of the seed alone: the replications run
+    # in one chunk, or two at a time in reverse order (as on four workers), agree bit for bit.
+    from comparisons.parallel import run_chunk
+    from comparisons.simulation import simulator_for
+
+    sim = simulator_for(get_pair("regression"))
+    args = (sim, sticky_regression, v.resolve_settings("sbc", max_draws=4000))
+    seeds = list(enumerate(np.random.SeedSequence(3).spawn(6)))
+    whole = run_chunk(sbc.sbc_replication, args, seeds)
+    pieces = [run_chunk(sbc.sbc_replication, args, seeds[i : i + 2]) for i in (4, 2, 0)]
+    apart = sorted((r for piece in pieces for r in piece), key=lambda r: r["index"])
+    assert [r["reruns"] for r in whole] != [0] * 6
+    for a, b in zip(whole, apart, strict=True):
+        assert {**a, "seconds": 0} == {**b, "seconds": 0}
 
 
 def test_a_few_refusals_keep_the_others_ranked():
@@ -175,7 +218,13 @@ def test_a_few_refusals_keep_the_others_ranked():
     checks, details = sbc.sbc_checks(many)
     assert not checks.set_index("quantity").loc["replications", "passed"]
     assert checks.set_index("quantity").loc["a", "passed"]  # still ranked and judged
-    assert "mixes too slowly" in details["message"]
+    assert "mixes too slowly" in details["message"] and details["not_converged"]
+    assert v.verdict_of(checks, details) == sbc.NOT_CONVERGED
+    # a rank test that rejects among the ranked ones is a miscalibration all the same
+    piled = [{**r, "ranks": [0]} if r["ranks"] is not None else r for r in many]
+    checks, details = sbc.sbc_checks(piled)
+    assert details["not_converged"] and v.verdict_of(checks, details) == v.FAIL
+    assert v.verdict_of(*sbc.sbc_checks(reps)) == v.PASS
 
 
 # ------------------------------------------------------------- the ECDF band test
@@ -276,3 +325,186 @@ def test_pairs_log_likelihoods_are_those_of_their_simulators():
         for e in (0, 1)
     )
     assert total[0, 0] == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------- integer-written data
+
+GROWTH_MODEL = """
+import pymc as pm
+
+def build_model(data):
+    with pm.Model() as model:
+        mu = pm.Normal("mu", mu=150.0, sigma=10.0)
+        pm.Normal("weight", mu=mu, sigma=1.0, observed=data["weight"])
+    return model
+
+def counts_model(data):
+    with pm.Model() as model:
+        rate = pm.Gamma("rate", alpha=2.0, beta=1.0)
+        pm.Poisson("count", mu=rate, observed=data["count"])
+    return model
+"""
+
+GROWTH_SAMPLER = """
+import numpy as np
+
+def sample(data, *, draws, tune, chains, random_seed, scale=1.0):
+    w = np.asarray(data["weight"], dtype=float)
+    precision = 1 / 100 + len(w)
+    mean = (150 / 100 + w.sum()) / precision
+    rngs = np.random.default_rng(random_seed).spawn(chains)
+    sd = scale / np.sqrt(precision)
+    return {"mu": np.stack([mean + sd * rng.standard_normal(draws) for rng in rngs])}
+
+def sample_narrow(data, *, draws, tune, chains, random_seed):
+    return sample(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed, scale=0.6)
+"""
+
+
+@pytest.fixture(scope="module")
+def growth(tmp_path_factory):
+    """A user's normal model whose data file writes the weights as integers (151, not 151.0)."""
+    import textwrap
+
+    root = tmp_path_factory.mktemp("growth")
+    (root / "growth.py").write_text(textwrap.dedent(GROWTH_MODEL))
+    (root / "exact.py").write_text(textwrap.dedent(GROWTH_SAMPLER))
+    (root / "weights.json").write_text(json.dumps({"weight": [151, 149, 152, 150, 148, 153]}))
+    (root / "counts.json").write_text(json.dumps({"count": [1, 2.5, 3]}))
+    return root
+
+
+@pytest.mark.parametrize(("method", "sampler", "code"), [
+    ("sbc", "sample", 0), ("sbc", "sample_narrow", 1), ("geweke", "sample", 0),
+])  # fmt: skip
+def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sampler, code,
+                                                             tmp_path):  # fmt: skip
+    # Before: the simulated weights were cast to the file's int64 (220.34 -> 220), so
+    # the exact sampler failed SBC (the truncation moves every weight by -0.5, the
+    # posterior mean by 0.5 / (1 / sqrt(6)) = 1.2 posterior sd).
+    from comparisons import cli
+
+    argv = [
+        "validate", "--model", f"{growth}/growth.py:build_model",
+        "--data", f"{growth}/weights.json", "--sampler", f"{growth}/exact.py:{sampler}",
+        "--method", method, "--scheduler", SYNCHRONOUS, "--replications", "100",
+        "--seed", "5", "--out", str(tmp_path),
+    ]  # fmt: skip
+    if method == "geweke":  # 10 chains of 100 steps
+        argv[argv.index("100")] = "10"
+        argv += ["--steps", "100"]
+    assert cli.main(argv) == code
+    document = json.loads((tmp_path / f"growth_{method}.json").read_text())
+    assert document["verdict"] == ("pass" if code == 0 else "fail")
+
+
+def test_integer_likelihood_with_non_integer_data_exits_2_naming_the_key(growth, tmp_path,
+                                                                          capsys):  # fmt: skip
+    from comparisons import cli
+
+    argv = [
+        "validate", "--model", f"{growth}/growth.py:counts_model",
+        "--data", f"{growth}/counts.json", "--sampler", f"{growth}/exact.py:sample",
+        "--method", "sbc", "--scheduler", SYNCHRONOUS, "--out", str(tmp_path),
+    ]  # fmt: skip
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "data key 'count' holds 2.5 at index [1], not an integer" in err
+    assert "Poisson" in err and not list(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------- what a pass certifies
+
+
+def distorted_regression(shift=0.0, scale=1.0):
+    """Blocked Gibbs whose beta0 draws are moved ``shift`` sds and spread ``scale`` times."""
+
+    def sample(data, *, draws, tune, chains, random_seed):
+        from handrolled import regression
+
+        out = regression.sample_blocked(
+            data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
+        )
+        b = out["beta0"]
+        mean, sd = b.mean(), b.std()
+        return {**out, "beta0": mean + scale * (b - mean) + shift * sd}
+
+    return sample
+
+
+@pytest.fixture(scope="module")
+def correct_runs():
+    """The correct blocked Gibbs at 50 and 200 replications (seed 11)."""
+    right = "handrolled.regression:sample_blocked"
+    return {r: _run("regression", right, **{**SBC, "replications": r}) for r in (50, 200)}
+
+
+def test_the_stated_resolution_shrinks_as_replications_grow(correct_runs):
+    # Measured: shift 0.9 sd at 50 replications, 0.4 at 200 (1 / sqrt(R) predicts half).
+    few, many = (correct_runs[r].details["sensitivity"] for r in (50, 200))
+    assert few["replications"] == 50 and many["replications"] == 200
+    assert 1.5 <= few["shift"] / many["shift"] <= 3.0, (few["shift"], many["shift"])
+    assert many["sd_ratio"][0] >= few["sd_ratio"][0]  # narrower too-narrow bound: closer to 1
+    assert many["sd_ratio_measured"] and not any(q["lattice"] for q in many["quantities"])
+    page_words = validation_report.certificate(many)
+    assert page_words.startswith(
+        f"this run detects a shift of the posterior mean by >= {many['shift']:g} posterior sd "
+        f"and an sd ratio outside [{many['sd_ratio'][0]:g}, {many['sd_ratio'][1]:g}]"
+    )
+
+
+@pytest.mark.parametrize("planted", ["shift", "narrow"])
+def test_a_planted_distortion_beyond_the_stated_one_is_caught(correct_runs, planted):
+    stated = correct_runs[200]
+    assert stated.verdict == v.PASS
+    beta0 = {q["quantity"]: q for q in stated.details["sensitivity"]["quantities"]}["beta0"]
+    if planted == "shift":  # 0.1 sd beyond the stated shift, at the same seed
+        sampler = distorted_regression(shift=beta0["shift"] + 0.1)
+    else:  # 0.05 narrower than the stated bound
+        sampler = distorted_regression(scale=beta0["sd_ratio_low"] - 0.05)
+    caught = _run("regression", sampler, **SBC)
+    assert caught.verdict == v.FAIL
+    assert "beta0" in set(caught.checks.loc[~caught.checks["passed"], "quantity"])
+
+
+def _synthetic(n, rng, *, constant=False, lattice=False):
+    """Calibrated replications: truth and L kept draws of one N(0, 1) posterior each."""
+    reps = []
+    for i in range(n):
+        draws = rng.standard_normal((sbc.SBC_RANK_DRAWS, 2))
+        if constant:
+            draws[:, 1] = 3.0
+        if lattice:
+            draws[:, 1] = draws[:, 1] > 0.5
+        reps.append(
+            {"index": i, "quantities": ["a", "b"], "ranks": [0, 0],
+             sbc.QUANTITY_DRAWS: draws.tolist()}
+        )  # fmt: skip
+    return reps
+
+
+def test_sensitivity_is_seeded_and_reads_its_input():
+    rng = np.random.default_rng(3)
+    reps = _synthetic(100, rng)
+    first = sbc.sensitivity(reps)
+    assert first == sbc.sensitivity(reps)  # seeded: the same numbers every time
+    assert first["level"] == pytest.approx(0.01 / 2) and first["resamples"] == 400
+    assert {q["quantity"] for q in first["quantities"]} == {"a", "b"}
+    # 100 replications of a normal posterior: the shift's power crosses 95 % at 0.5-0.7 sd
+    assert 0.4 <= first["shift"] <= 0.8
+    constant = sbc.sensitivity(_synthetic(100, np.random.default_rng(3), constant=True))
+    b = constant["quantities"][1]
+    assert not b["informative"] and constant["shift"] == first["quantities"][0]["shift"]
+    lattice = sbc.sensitivity(_synthetic(100, np.random.default_rng(3), lattice=True))
+    b = lattice["quantities"][1]
+    assert b["lattice"] and b["sd_ratio_low"] is None and 0.2 <= b["shift"] <= 1.0
+    assert sbc.sensitivity(reps[:1]) is None
+    assert sbc.sensitivity([{**r, "ranks": None} for r in reps]) is None
+    for kwargs, message in (
+        ({"alpha": 0}, "alpha must lie in"),
+        ({"power": 1.0}, "power must lie in"),
+        ({"resamples": 0}, "resamples must be an integer >= 1"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            sbc.sensitivity(reps, **kwargs)

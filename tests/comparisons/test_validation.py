@@ -53,6 +53,12 @@ def test_resolve_settings_merges_defaults_and_overrides():
     assert settings == {**v.DEFAULTS["geweke"], "steps": 30}
     with pytest.raises(ValueError, match="tune must be an integer >= 0, got -1"):
         v.resolve_settings("sbc", tune=-1)
+    assert v.resolve_settings("sbc", draws=300)["max_draws"] == 16 * 300
+    assert v.resolve_settings("sbc", draws=300, max_draws=300)["max_draws"] == 300
+    with pytest.raises(ValueError, match="max_draws must be an integer >= 300, got 299"):
+        v.resolve_settings("sbc", draws=300, max_draws=299)
+    with pytest.raises(ValueError, match="max_draws is not a setting of geweke"):
+        v.resolve_settings("geweke", max_draws=3000)
 
 
 def test_sampler_that_raises_midway_keeps_finished_replications(tmp_path, capsys):
