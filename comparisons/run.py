@@ -325,6 +325,7 @@ def run_pair(
         cache = pymc_from.pymc_runs
     data = pair.load_data() if data is None else data
     witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
+    witness.check_observed_types()  # PyMC would truncate 2.5 to 2 for a Poisson; the sampler not
     unknown = [v for v in pair.variables if v not in witness.variables]
     if unknown:
         raise ValueError(

@@ -398,15 +398,19 @@ def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sam
     assert document["verdict"] == ("pass" if code == 0 else "fail")
 
 
-def test_integer_likelihood_with_non_integer_data_exits_2_naming_the_key(growth, tmp_path,
-                                                                          capsys):  # fmt: skip
+@pytest.mark.parametrize("command", ["validate", "compare"])
+def test_integer_likelihood_with_non_integer_data_exits_2_naming_the_key(
+    growth, tmp_path, capsys, command
+):
     from comparisons import cli
 
     argv = [
-        "validate", "--model", f"{growth}/growth.py:counts_model",
+        command, "--model", f"{growth}/growth.py:counts_model",
         "--data", f"{growth}/counts.json", "--sampler", f"{growth}/exact.py:sample",
-        "--method", "sbc", "--scheduler", SYNCHRONOUS, "--out", str(tmp_path),
+        "--out", str(tmp_path),
     ]  # fmt: skip
+    if command == "validate":
+        argv += ["--method", "sbc", "--scheduler", SYNCHRONOUS]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
