@@ -128,18 +128,18 @@ def describe_check(row) -> str:
     """Return one check in words: what was tested, its numbers, and whether it passed."""
     outcome = "passed" if row.passed else "FAILED"
     note = f"; {row.note}" if isinstance(getattr(row, "note", ""), str) and row.note else ""
+    p, level = getattr(row, "p", float("nan")), getattr(row, "level", float("nan"))
     if row.kind in ("agreement", "exact"):
-        level = getattr(row, "level", float("nan"))
         return (
             f"{outcome}: {row.comparison}, {row.statistic} of {row.quantity}: z = "
-            f"{row.value:.3g} against its Holm threshold {row.threshold:.3g} (p = {row.p:.2g}, "
+            f"{row.value:.3g} against its Holm threshold {row.threshold:.3g} (p = {p:.2g}, "
             f"level {level:.2g}){note}"
         )
     if row.kind == "multivariate":
         return (
             f"{outcome}: {row.comparison}, energy distance of all quantities {row.value:.4g} "
-            f"against its permutation critical value {row.threshold:.4g} (p = {row.p:.2g}, "
-            f"level {row.level:.2g}){note}"
+            f"against its permutation critical value {row.threshold:.4g} (p = {p:.2g}, "
+            f"level {level:.2g}){note}"
         )
     if row.kind == "diagnostic":
         gate = "below" if row.statistic == "r_hat" else "at least"

@@ -147,6 +147,8 @@ def failure_message(result, limit: int = 20) -> str:
     the convergence gates, then the checks whose resolution is not within its
     tolerance (what leaves a run ``inconclusive``).
     """
+    from comparisons.report import describe_check
+
     checks = result.checks
     failed = checks[~checks["passed"].astype(bool)]
     lines = [
@@ -157,10 +159,7 @@ def failure_message(result, limit: int = 20) -> str:
     size = -failed["value"].abs().fillna(float("inf"))  # the largest |z| first within a kind
     failed = failed.assign(_rank=rank, _size=size).sort_values(["_rank", "_size"])
     for row in failed.head(limit).itertuples():
-        lines.append(
-            f"  {row.comparison} [{row.kind}] {row.quantity} {row.statistic}: "
-            f"{row.value:.4g} (threshold {row.threshold:.4g})"
-        )
+        lines.append(f"  {describe_check(row)}")
     if len(failed) > limit:
         lines.append(f"  ... and {len(failed) - limit} more")
     if "equivalent" in checks:

@@ -280,6 +280,8 @@ def test_from_python_compare_and_assert(user):
     with pytest.raises(AssertionError, match="verdict 'disagree'.*\n.*z\\(") as caught:
         assert_agree(model.build_model, gibbs.sample_wrong, data, **settings)
     assert "user vs pymc" in str(caught.value)
+    assert "FAILED" in str(caught.value) and "against its Holm threshold" in str(caught.value)
+    assert "p = " in str(caught.value)  # the p-value and its level, in words
     # The sampler gets its own copy of the data: the caller's data is unchanged.
     again = compare(model.build_model, gibbs.sample, user / "pumps.json", **settings)
     assert again.verdict == "agree"
