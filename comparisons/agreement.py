@@ -140,25 +140,27 @@ def discrete_quantities(sides: Mapping[str, xr.DataArray]) -> list[str]:
     names = [q for q in names if all(q in da.indexes["quantity"] for da in sides.values())]
     if not names:
         return []
-    pooled = np.concatenate(
-        [
-            np.asarray(
-                da.sel(quantity=names).transpose(..., "quantity").values, dtype=float
-            ).reshape(-1, len(names))
-            for da in sides.values()
-        ]
-    )
-    with np.errstate(invalid="ignore"):
-        finite = np.isfinite(pooled)
-        integers = np.all(~finite | (pooled == np.round(pooled)), axis=0)
-    few = np.zeros(len(names), dtype=bool)
-    for i in np.flatnonzero(~integers):  # a continuous one has many values in its first draws
-        column = pooled[:, i]
-        column = column[np.isfinite(column)]
-        if np.unique(column[: 4 * MAX_ATOMS]).size <= MAX_ATOMS:
-            few[i] = np.unique(column).size <= MAX_ATOMS
-    has_draws = finite.any(axis=0)
-    return [name for i, name in enumerate(names) if has_draws[i] and (integers[i] or few[i])]
+    columns = {label: _draw_columns(da, names) for label, da in sides.items()}
+    found = []
+    for i, name in enumerate(names):
+        # a continuous quantity shows many values (or a fraction) in its first draws
+        head = next(iter(columns.values()))[: 4 * MAX_ATOMS, i]
+        head = head[np.isfinite(head)]
+        if np.any(head != np.round(head)) and np.unique(head).size > MAX_ATOMS:
+            continue
+        pooled = np.concatenate([values[:, i] for values in columns.values()])
+        pooled = pooled[np.isfinite(pooled)]
+        if pooled.size and (
+            np.all(pooled == np.round(pooled)) or np.unique(pooled).size <= MAX_ATOMS
+        ):
+            found.append(name)
+    return found
+
+
+def _draw_columns(da: xr.DataArray, names: Sequence[str]) -> np.ndarray:
+    """Return the draws of ``names`` as a (chains * draws, quantity) array (a view if it can)."""
+    values = da.sel(quantity=list(names)).transpose("chain", "draw", "quantity").values
+    return np.asarray(values, dtype=float).reshape(-1, len(names))
 
 
 def indicator_name(quantity: str, cut: float) -> str:
