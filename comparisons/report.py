@@ -251,9 +251,7 @@ def verdict_sentence(result: PairResult) -> str:
             f"{html.escape(str(worst['comparison']))}, {abs(worst['value']):.1f} Monte Carlo "
             "standard errors apart."
             if worst is not None
-            else " The joint distribution differs: the energy distance of all quantities at "
-            "once exceeds its permutation threshold, though every marginal comparison passed, "
-            "so the dependence between the quantities is wrong."
+            else _energy_sentence(checks[(checks["kind"] == "multivariate") & ~checks["passed"]])
             if not checks[(checks["kind"] == "multivariate") & ~checks["passed"]].empty
             else " Some draws lie outside the support of the target."
         )
@@ -268,6 +266,20 @@ def verdict_sentence(result: PairResult) -> str:
         "or more for many quantities, or fewer than 100 effective draws per chain), so the "
         "estimates are not yet trustworthy and "
         "the comparison means little. Run longer (more draws or tune) and compare again."
+    )
+
+
+def _energy_sentence(failed: pd.DataFrame) -> str:
+    """Say why a failed energy check means the joint distribution differs, with its numbers."""
+    row = failed.iloc[0]
+    p = row.get("p", float("nan"))
+    note = row.get("note", "")
+    return (
+        " The joint distribution differs: the energy distance of all quantities at once, "
+        f"{row['value']:.4g}, exceeds its permutation critical value {row['threshold']:.4g} "
+        f"(p = {p:.2g} at a level of {row.get('level', float('nan')):.2g}), though every "
+        "marginal comparison passed, so the dependence between the quantities is wrong"
+        + (f" ({html.escape(note)})." if isinstance(note, str) and note else ".")
     )
 
 
