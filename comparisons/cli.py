@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from comparisons.errors import one_line
+from comparisons.errors import one_line, quiet_third_party
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
 VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
@@ -180,29 +180,6 @@ def _pair_and_data(args):
     data = read_data(data_file)
     sampler = None if args.sampler == "pymc" else args.sampler
     return model_pair(model, data, sampler, name=report_name), data
-
-
-QUIET = (
-    (DeprecationWarning, r".*use of fork\(\) may lead to deadlocks"),
-    (Warning, r".*[Oo]bject mode"),
-    (Warning, r".*falling back to object mode"),
-)
-"""Third-party warnings that say nothing to a user of the command line: Python's note
-that a threaded process forks (the sampler's timeout child, Dask), numba's object mode."""
-
-
-def quiet_third_party() -> None:
-    """Keep the command line's output to what the user can act on.
-
-    The warnings of :data:`QUIET` are ignored. (PyMC's log lines on
-    multiprocess or sequential sampling, its step methods and its timing are
-    kept out by the run itself, whose PyMC side's first "done" line names its
-    step methods: :func:`comparisons.run._run_pymc`.)
-    """
-    import warnings
-
-    for category, message in QUIET:
-        warnings.filterwarnings("ignore", message=message, category=category)
 
 
 def _terminated(signum, frame) -> None:

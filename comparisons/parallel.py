@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from comparisons.errors import one_line
+from comparisons.errors import one_line, quiet_third_party
 
 SYNCHRONOUS = "synchronous"
 """``scheduler`` value that runs every replication in this process, without Dask."""
@@ -51,9 +51,12 @@ def run_chunk(
     list of dict
         Per seed, ``{"index": i, **replication(*args, seed)}`` or the error.
     """
+    import warnings
+
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1, user_api="blas"):
+    with threadpool_limits(limits=1, user_api="blas"), warnings.catch_warnings():
+        quiet_third_party()  # a Dask worker prints to the user's terminal too
         return [_run_one(replication, args, index, seed) for index, seed in seeds]
 
 

@@ -76,7 +76,18 @@ def test_wrong_sampler_is_caught_with_exit_1(tmp_path, capsys):
         ]
     )
     assert code == 1
-    assert "verdict: disagree" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "verdict: disagree" in captured.out
+    # A summary by kind and the worst ten checks in words, not hundreds of rows.
+    lines = captured.out.splitlines()
+    assert any(line.startswith("  by kind: agreement ") for line in lines)
+    worst = [line for line in lines if line.startswith("    FAILED: ") or "passed: " in line]
+    assert 1 <= len(worst) <= 10 and worst[0].startswith("    FAILED: ")
+    assert "against its Holm threshold" in worst[0] and "p = " in worst[0]
+    # PyMC's own log lines are kept out; its step methods are named once, by the run.
+    assert "Sequential sampling" not in captured.err and "Multiprocess" not in captured.err
+    named = [line for line in captured.err.splitlines() if "pymc: done in" in line]
+    assert sum("(NUTS" in line for line in named) == 1
     document = json.loads((tmp_path / "bivariate_normal.json").read_text())
     assert document["verdict"] == "disagree"
     assert any(not c["passed"] and c["kind"] == "agreement" for c in document["checks"])
