@@ -158,7 +158,7 @@ def discrete_quantities(sides: Mapping[str, xr.DataArray]) -> list[str]:
 
 
 def _draw_columns(da: xr.DataArray, names: Sequence[str]) -> np.ndarray:
-    """Return the draws of ``names`` as a (chains * draws, quantity) array (a view if it can)."""
+    """Return the draws of ``names`` as a (chains * draws, quantity) array."""
     values = da.sel(quantity=list(names)).transpose("chain", "draw", "quantity").values
     return np.asarray(values, dtype=float).reshape(-1, len(names))
 
