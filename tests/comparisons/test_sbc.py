@@ -394,7 +394,8 @@ def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sam
         argv[argv.index("100")] = "10"
         argv += ["--steps", "100"]
     assert cli.main(argv) == code
-    document = json.loads((tmp_path / f"growth_{method}.json").read_text())
+    name = f"{growth.name}.growth.build_model"  # the model's folder, module and function
+    document = json.loads((tmp_path / f"{name}_{method}.json").read_text())
     assert document["verdict"] == ("pass" if code == 0 else "fail")
 
 
