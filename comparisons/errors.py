@@ -7,8 +7,7 @@ from __future__ import annotations
 
 QUIET = (
     (DeprecationWarning, r".*use of fork\(\) may lead to deadlocks"),
-    (Warning, r".*[Oo]bject mode"),
-    (Warning, r".*falling back to object mode"),
+    (Warning, r".*[Oo]bject mode"),  # numba's "... falling back to object mode ..." too
 )
 """Third-party warnings that say nothing to a user: Python's note that a threaded process
 forks (the sampler's timeout child, Dask), numba's object mode (PyMC's numba backend on a
