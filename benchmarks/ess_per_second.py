@@ -6,31 +6,31 @@ benchmarks.ess_per_second SUBCOMMAND ... --out FILE``) so that
 :mod:`benchmarks.run` can run every one in its own process and read that
 process's peak memory:
 
-- :func:`measure_pair` (``pair NAME``): :func:`comparisons.run.run_pair` on the
+- :func:`measure_pair` (``pair NAME``): :func:`mcmc_pairs.comparisons.run.run_pair` on the
   pair's default data and settings, once untimed at 20 draws (it compiles the
   numba kernels and the PyMC model and warms every cache; its wall time is the
   *first-run overhead*), then ``repeats`` times with seeds ``seed, seed + 1,
   ...``. Each run gives every side's sampling wall time (tune + draws; for
   PyMC the posterior attribute ``sampling_time``, which excludes compilation),
   its minimum bulk ESS over the compared quantities
-  (:meth:`comparisons.run.PairResult.ess_per_second`) and the ratio of each
+  (:meth:`mcmc_pairs.comparisons.run.PairResult.ess_per_second`) and the ratio of each
   side's ESS/s to NUTS's *in the same run*.
 - :func:`gibbs_ess_per_draw` (``gibbs-ess``): the bivariate Gibbs sampler's
   bulk ESS per draw against the AR(1) value ``(1 - rho**2) / (1 + rho**2)``.
 - :func:`regression_size_scaling` (``regression-size``): sampling time and
   ESS/s of the regression samplers and of NUTS as the number of data points N
-  grows (data from :func:`pairdata.regression.synthetic_data`).
+  grows (data from :func:`mcmc_pairs.pairdata.regression.synthetic_data`).
 - :func:`chain_scaling` (``chains``): wall time and ESS/s with 1 and 2 chains.
   The LDA, bivariate-normal and regression samplers run their chains on
   threads (``cores`` every available core) when a chain makes at least
-  :data:`handrolled._common.PARALLEL_MIN_STEPS` updates, the others one after
+  :data:`mcmc_pairs.handrolled._common.PARALLEL_MIN_STEPS` updates, the others one after
   the other; nutpie runs them in parallel threads (``cores = chains``).
 
 Memory: Linux keeps a process's peak resident set size (``VmHWM``) and lets
 the process reset it (write ``5`` to ``/proc/self/clear_refs``), so
 :class:`PeakMemory` resets it before each side and reads the peak increment
 over the resident size at that moment afterwards (on the ``start`` and ``done``
-:class:`comparisons.run.RunEvent` of ``run_pair``): the memory the side itself
+:class:`mcmc_pairs.comparisons.run.RunEvent` of ``run_pair``): the memory the side itself
 needed (draws, DataTree, sampler workspace, and compilation where it happens
 then). Where that is unavailable the fields are ``None``.
 
@@ -53,10 +53,10 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from comparisons.files import write_atomic
-from comparisons.pymc_runner import PYMC, pymc_sample
-from comparisons.run import HANDROLLED, RunEvent, side_label
-from pairdata.checks import check_integer, check_positive
+from mcmc_pairs.comparisons.files import write_atomic
+from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_sample
+from mcmc_pairs.comparisons.run import HANDROLLED, RunEvent, side_label
+from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
 DEFAULT_SEED = 20261122
 """Seed of the first timed repeat (the harness's default seed)."""
@@ -141,7 +141,7 @@ class PeakMemory:
 
 
 def _pair(name: str):
-    from comparisons.registry import get_pair
+    from mcmc_pairs.comparisons.registry import get_pair
 
     return get_pair(name)
 
@@ -174,7 +174,7 @@ def min_ess_bulk(posterior: xr.Dataset, variables: Sequence[str]) -> tuple[float
     """
     import arviz_stats as azs
 
-    from comparisons.agreement import scalar_components
+    from mcmc_pairs.comparisons.agreement import scalar_components
 
     components = scalar_components(posterior, variables)
     ess = azs.ess(xr.Dataset({"q": components}), method="bulk")["q"]
@@ -198,7 +198,7 @@ def measure_pair(
 ) -> dict[str, Any]:
     """ESS per second of every side of pair ``name``, repeated, with NUTS's in the same run.
 
-    Runs :func:`comparisons.run.run_pair` once at :data:`WARMUP_DRAWS` draws
+    Runs :func:`mcmc_pairs.comparisons.run.run_pair` once at :data:`WARMUP_DRAWS` draws
     (untimed: it compiles and warms every cache) and then ``repeats`` times at
     the pair's settings with seeds ``seed + r``.
 
@@ -234,7 +234,7 @@ def measure_pair(
     ValueError
         Unknown pair or bad settings.
     """
-    from comparisons.run import resolve_settings, run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
     pair = _pair(name)
     fixed = resolve_settings(pair, draws=draws)["draws"]  # one look: speed, not a verdict
@@ -379,9 +379,9 @@ def gibbs_ess_per_draw(
     """
     import arviz_stats as azs
 
-    from comparisons.agreement import scalar_components
-    from handrolled.bivariate_normal import sample
-    from pairdata.bivariate_normal import default_data
+    from mcmc_pairs.comparisons.agreement import scalar_components
+    from mcmc_pairs.handrolled.bivariate_normal import sample
+    from mcmc_pairs.pairdata.bivariate_normal import default_data
 
     draws = check_integer("draws", draws, 100)
     chains = check_integer("chains", chains, 1)
@@ -428,7 +428,7 @@ class _NutsRunner:
     lazily on first use) as the warm-up; every later call times
     ``nutpie.sample`` alone. Without nutpie (discrete models: PyMC's own step
     methods), every call is ``pm.sample`` as ``compare`` runs it
-    (:func:`comparisons.pymc_runner.pymc_sample`) and its time is the posterior's
+    (:func:`mcmc_pairs.comparisons.pymc_runner.pymc_sample`) and its time is the posterior's
     ``sampling_time``.
     """
 
@@ -559,8 +559,8 @@ def regression_size_scaling(
         :func:`spread` of ``sampling_s``, ``ess_bulk_min``, ``ess_per_s``,
         ``peak_rss_increment_mb``).
     """
-    from comparisons.loading import load_callable
-    from pairdata.regression import synthetic_data
+    from mcmc_pairs.comparisons.loading import load_callable
+    from mcmc_pairs.pairdata.regression import synthetic_data
 
     if isinstance(sizes, str | bytes) or not isinstance(sizes, Sequence) or not sizes:
         raise ValueError(f"sizes must be a non-empty sequence of integers >= 3, got {sizes!r}")
@@ -620,8 +620,8 @@ def chain_scaling(
     """Wall time and ESS/s of every pair's samplers with 1 and 2 chains.
 
     The numba samplers run their chains on threads when a chain makes at least
-    :data:`handrolled._common.PARALLEL_MIN_STEPS` updates (see
-    :func:`handrolled._common.map_chains`); otherwise, and for the other
+    :data:`mcmc_pairs.handrolled._common.PARALLEL_MIN_STEPS` updates (see
+    :func:`mcmc_pairs.handrolled._common.map_chains`); otherwise, and for the other
     hand-rolled samplers, the time grows linearly with the chains. nutpie
     samples chains in parallel threads (``cores = chains``); PyMC's own step
     methods (the Bayes net) with ``cores = chains`` processes.
@@ -646,9 +646,9 @@ def chain_scaling(
         count (as a string key) the :func:`spread` of ``sampling_s``,
         ``ess_bulk_min``, ``ess_per_s``, ``peak_rss_increment_mb``.
     """
-    from comparisons.loading import load_callable
-    from comparisons.registry import PAIRS
-    from comparisons.run import DEFAULT_SETTINGS
+    from mcmc_pairs.comparisons.loading import load_callable
+    from mcmc_pairs.comparisons.registry import PAIRS
+    from mcmc_pairs.comparisons.run import DEFAULT_SETTINGS
 
     names = [p.name for p in PAIRS] if names is None else list(names)
     pairs = [_pair(n) for n in names]

@@ -6,7 +6,7 @@ PyPI ``lda`` package (395 documents, 4,258 words, 84,010 tokens) and, with
 ``--corpus generated``, a larger one drawn by LDA's own generative process from
 a fixed seed (:func:`generated_corpus`: 5,000 documents, V = 10,000 words with
 Zipf-like frequencies, about 1 M tokens). Each sampler is timed *call to
-result*, everything a user pays: the whole ``handrolled.lda.sample`` call
+result*, everything a user pays: the whole ``mcmc_pairs.handrolled.lda.sample`` call
 (validation, set-up, the sweeps, the Dirichlet draws of theta and phi, the
 DataTree), tomotopy's model, ``add_doc`` and ``train``, and ``lda``'s ``fit``
 (JIT compilation excluded: the kernels are compiled on a tiny corpus first).
@@ -16,7 +16,7 @@ after the last iteration, computed from each sampler's own final topic
 assignments with the same formula. Then, per K, whether the hand-rolled
 sampler's topics match the peers': every run's topics
 ``(n_kv + beta) / (n_k + V beta)`` are aligned to every other run's by Hungarian
-matching on Hellinger distance (:func:`comparisons.pairs.lda.topic_permutation`),
+matching on Hellinger distance (:func:`mcmc_pairs.comparisons.pairs.lda.topic_permutation`),
 and the mean distance between hand-rolled and peer runs is printed next to the
 distances between peer runs (other seeds, other package), their spread.
 
@@ -61,8 +61,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from comparisons.files import write_atomic  # noqa: E402
-from handrolled.lda import log_joint, sample  # noqa: E402
+from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
+from mcmc_pairs.handrolled.lda import log_joint, sample  # noqa: E402
 
 GENERATED = {
     "seed": 20261124,
@@ -160,7 +160,7 @@ def topic_distance(phi_a: np.ndarray, phi_b: np.ndarray) -> float:
     """Mean Hellinger distance between matched topics of two runs, each (K, V).
 
     The topics are matched by Hungarian matching on the Hellinger distance, as
-    :func:`comparisons.pairs.lda.topic_permutation` does, with the distances
+    :func:`mcmc_pairs.comparisons.pairs.lda.topic_permutation` does, with the distances
     from one matrix product (``1 - sqrt(p) . sqrt(q)`` for rows that sum to
     one) instead of a (K, K, V) array, which at K = 1,000 would not fit in memory.
     """
@@ -173,7 +173,7 @@ def topic_distance(phi_a: np.ndarray, phi_b: np.ndarray) -> float:
 
 
 def run_handrolled(docs, V, K, alpha, beta, kernel, iterations, seed):
-    """Call ``handrolled.lda.sample`` for ``iterations`` sweeps, one chain, one kept draw.
+    """Call ``mcmc_pairs.handrolled.lda.sample``: ``iterations`` sweeps, one chain, one kept draw.
 
     Returns (seconds, final log joint per token, topics). The timing covers the
     whole call: validation, set-up, sweeps, the Dirichlet draws of theta and

@@ -56,7 +56,7 @@ def run_report(tree: Path, out: Path) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "comparisons.cli", "report", "--out", str(out)],
+        [sys.executable, "-m", "mcmc_pairs.comparisons.cli", "report", "--out", str(out)],
         cwd=tree,
         env=env,
         stdout=subprocess.DEVNULL,

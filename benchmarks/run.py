@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from comparisons.files import write_atomic
-from pairdata.checks import check_integer, check_positive
+from mcmc_pairs.comparisons.files import write_atomic
+from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
 ROOT = Path(__file__).resolve().parents[1]
 """The repository (the processes run there)."""
@@ -374,7 +374,7 @@ def run_benchmarks(
     ValueError
         Bad repeats or time limits, unknown pairs or sections.
     """
-    from comparisons.registry import PAIRS, get_pair
+    from mcmc_pairs.comparisons.registry import PAIRS, get_pair
 
     check_integer("repeats", repeats, 1)
     check_positive("timeout", timeout, "number of seconds")
@@ -673,7 +673,7 @@ def _size_markdown(entry: Mapping[str, Any]) -> list[str]:
     r = entry["result"]
     s = r["settings"]
     lines += [
-        f"Synthetic data (`pairdata.regression.synthetic_data`), {s['draws']} draws + "
+        f"Synthetic data (`mcmc_pairs.pairdata.regression.synthetic_data`), {s['draws']} draws + "
         f"{s['tune']} tune × {s['chains']} chains. Hand-rolled seconds include the O(N) "
         "sufficient statistics; NUTS compile = `nutpie.compile_pymc_model`, not in seconds.",
         "",
@@ -700,7 +700,8 @@ def _chains_markdown(entry: Mapping[str, Any]) -> list[str]:
     lines += [
         "Hand-rolled samplers with their default `cores`: the numba ones (bivariate normal, "
         "both regression samplers) run their chains on threads when a chain makes at least "
-        "`handrolled._common.PARALLEL_MIN_STEPS` updates (here the one-at-a-time regression "
+        "`mcmc_pairs.handrolled._common.PARALLEL_MIN_STEPS` updates "
+        "(here the one-at-a-time regression "
         "sampler, many sweeps a kept draw), else one after the other, as the others do; NUTS "
         "through nutpie with `cores = chains` (threads), the Bayes net through PyMC's own sampler "
         "(`cores = chains` processes). time ratio = seconds with the most chains over seconds "

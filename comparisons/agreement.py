@@ -27,7 +27,7 @@ The rules (DESIGN.md, "Comparing two samplers"):
   at most ``alpha`` of runs however many quantities it has;
 * the two sides' draws of all quantities at once must not differ by more than
   their energy distance's block-permutation test allows at ``energy.ALPHA``
-  (:func:`energy_checks`, :mod:`comparisons.energy`): joint structure that
+  (:func:`energy_checks`, :mod:`mcmc_pairs.comparisons.energy`): joint structure that
   marginal checks miss;
 * a *discrete* quantity (:func:`discrete_quantities`: integer-valued draws on
   every side, or few distinct values) is compared by its mean, its sd and the
@@ -52,8 +52,8 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from comparisons import energy
-from comparisons.pair import PROBS, ExactMarginal, quantile_label
+from mcmc_pairs.comparisons import energy
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
 
 ALPHA = 0.01
 """Family-wise false-alarm rate of the z-checks of one run."""
@@ -388,7 +388,7 @@ def summarize_sides(
     (LDA: four sides of 718 quantities x 8,000 draws, about 5 s each) holds one
     core. From :data:`PARALLEL_MIN_VALUES` values on, and with two cores or
     more, every side's quantities are split: a child interpreter (``python -m
-    comparisons.agreement``, so a caller's unguarded script is never re-run)
+    mcmc_pairs.comparisons.agreement``, so a caller's unguarded script is never re-run)
     summarises the last ones while this process summarises the first
     :data:`HERE_SHARE` (a little more than half: the child first starts up).
     Every statistic of a quantity is computed from that quantity's draws
@@ -408,7 +408,7 @@ def summarize_sides(
     dict of str to DataFrame
         :func:`summarize` per side, in the order of ``sides``.
     """
-    from handrolled._common import available_cores
+    from mcmc_pairs.handrolled._common import available_cores
 
     cores = available_cores() if cores is None else cores
     size = sum(da.size for da in sides.values())
@@ -463,11 +463,13 @@ class _SummaryChild:
         fd, self.path = tempfile.mkstemp(prefix="mcmc-pairs-sides-", suffix=".pickle")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(self.sides, f, protocol=pickle.HIGHEST_PROTOCOL)
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        import mcmc_pairs
+
+        root = os.path.dirname(os.path.dirname(os.path.abspath(mcmc_pairs.__file__)))
         path = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
         env = {**os.environ, "PYTHONPATH": path}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "comparisons.agreement", self.path],
+            [sys.executable, "-m", "mcmc_pairs.comparisons.agreement", self.path],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
@@ -1004,13 +1006,13 @@ def energy_checks(
     pairs: Sequence[tuple[str, str]],
     summaries: Mapping[str, pd.DataFrame],
 ) -> pd.DataFrame:
-    """Return the multivariate check of every compared pair of sides (:mod:`comparisons.energy`).
+    """Return the multivariate check (:mod:`mcmc_pairs.comparisons.energy`) of every pair of sides.
 
     One row per pair, ``kind`` ``"multivariate"``, quantity ``"all"``, statistic
     ``"energy"``: the energy distance of the two sides' thinned, standardised
     draws of every quantity, against the ``1 - energy.ALPHA`` quantile of its
     block-permutation distribution, with its p-value and a note naming the
-    quantities that drive the distance (:func:`comparisons.energy.drivers`).
+    quantities that drive the distance (:func:`mcmc_pairs.comparisons.energy.drivers`).
     Pairs with non-finite draws are left out
     (their support checks fail). The permutations are seeded, so a run's
     checks are the same every time.

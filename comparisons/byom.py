@@ -1,9 +1,9 @@
-"""Bring your own model: a :class:`~comparisons.pair.Pair` from any PyMC model and sampler.
+"""Bring your own model: a :class:`~mcmc_pairs.comparisons.pair.Pair` from a PyMC model and sampler.
 
 The user writes ``build_model(data) -> pm.Model`` and a sampler with the
 contract's signature; :func:`model_pair` describes them as a pair, the same
 description the built-in pairs use, and everything else is derived from the
-model (:mod:`comparisons.witness`): the compared variables, PyMC's log prior
+model (:mod:`mcmc_pairs.comparisons.witness`): the compared variables, PyMC's log prior
 and log likelihood of every draw, and the prior-predictive simulations of SBC
 and Geweke's test.
 
@@ -11,7 +11,7 @@ Optional, in the model's module (a missing piece is simply not used):
 
 ``exact(data) -> {quantity: marginal}``
     Exact marginals, checked against both sides. A marginal is an
-    :class:`~comparisons.pair.ExactMarginal`, a frozen ``scipy.stats``
+    :class:`~mcmc_pairs.comparisons.pair.ExactMarginal`, a frozen ``scipy.stats``
     distribution, or a mapping with any of ``mean``, ``sd`` and ``quantiles``
     (``{0.05: ..., 0.5: ..., 0.95: ...}``). Quantities are named like ArviZ
     (``"mu"``, ``"theta[3]"``, ``"mu*tau2"`` for a centred product).
@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from comparisons.errors import one_line
-from comparisons.loading import load_callable, load_module
-from comparisons.pair import PROBS, ExactMarginal, Pair
-from comparisons.witness import ModelWitness, spec_name
+from mcmc_pairs.comparisons.errors import one_line
+from mcmc_pairs.comparisons.loading import load_callable, load_module
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.comparisons.witness import ModelWitness, spec_name
 
 FUNCTIONS = ("exact", "align", "derived")
 """Optional functions of a model's module; see the module docstring."""

@@ -18,9 +18,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141
+"""What a shell reports for a process its pipe's reader left (128 + SIGPIPE)."""
 VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
 input error; 3 not converged (SBC: more than 5% of the replications have fewer than 99
 effective draws even at --max-draws, and no rank test of the others rejects: the
@@ -38,7 +40,10 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of ``mcmc-pairs`` and its subcommands."""
+    from mcmc_pairs import __version__
+
     parser = _Parser(prog="mcmc-pairs", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"mcmc-pairs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("list", help="list the registered pairs")
 
@@ -163,7 +168,7 @@ def _pair_and_data(args):
         for flag, value in (("--data", data_file), ("--name", report_name)):
             if value is not None:
                 raise UsageError(f"{flag} goes with --model, not with a pair NAME")
-        from comparisons.registry import get_pair
+        from mcmc_pairs.comparisons.registry import get_pair
 
         return get_pair(args.name), None
     if model is None:
@@ -174,8 +179,8 @@ def _pair_and_data(args):
         raise UsageError("--model needs --data FILE (.json, .npz or .csv)")
     if args.sampler is None:
         raise UsageError("--model needs --sampler SPEC, the sampler to compare with the model")
-    from comparisons.byom import model_pair
-    from comparisons.datafile import read_data
+    from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
 
     data = read_data(data_file)
     sampler = None if args.sampler == "pymc" else args.sampler
@@ -192,25 +197,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
     quiet_third_party()
+    _importable_cwd()
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "list":
-            return _list()
-        if args.command == "compare":
-            return _compare(args)
-        if args.command == "validate":
-            return _validate(args)
-        return _report(args)
+        command = {"list": _list, "compare": _compare, "validate": _validate}
+        status = command.get(args.command, _report)(args)
+        sys.stdout.flush()  # here, where a reader that left is caught below
+        return status
     except (UsageError, ValueError) as exc:
         print(f"mcmc-pairs: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version print and stop here
+        sys.stdout.flush()
+        return exc.code if isinstance(exc.code, int) else EXIT_AGREE
     except KeyboardInterrupt:
         print("mcmc-pairs: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `mcmc-pairs list | head -1`: the reader left; no traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
-def _list() -> int:
-    from comparisons.registry import PAIRS
+def _importable_cwd() -> None:
+    """Let ``package.module:function`` name a module of the working directory, as ``python -m``.
+
+    (``python -m mcmc_pairs`` puts the working directory first on ``sys.path``;
+    the ``mcmc-pairs`` script does not, so a user's ``models.mine:build_model``
+    would not import from the project's root.)
+    """
+    import os
+
+    cwd = os.getcwd()
+    if not any(os.path.abspath(entry or os.curdir) == cwd for entry in sys.path):
+        sys.path.insert(0, cwd)
+
+
+def _list(args=None) -> int:
+    from mcmc_pairs.comparisons.registry import PAIRS
 
     width = max(len(p.name) for p in PAIRS)
     for pair in PAIRS:
@@ -220,7 +245,7 @@ def _list() -> int:
 
 
 def _compare(args) -> int:
-    from comparisons.files import writable_dir
+    from mcmc_pairs.comparisons.files import writable_dir
 
     pair, data = _pair_and_data(args)
     writable_dir(args.out)
@@ -232,7 +257,7 @@ def _compare(args) -> int:
 
 
 def _run(pair, args, data=None):
-    from comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import run_pair
 
     return run_pair(
         pair,
@@ -250,14 +275,14 @@ def _run(pair, args, data=None):
 
 
 def _write(result, out: Path):
-    from comparisons.report import write_pair_report
+    from mcmc_pairs.comparisons.report import write_pair_report
 
     return write_pair_report(result, out)
 
 
 def _print_summary(result) -> None:
     """Print the checks by kind, the worst ten in words, and the verdicts."""
-    from comparisons.report import WORST, describe_check, worst_checks
+    from mcmc_pairs.comparisons.report import WORST, describe_check, worst_checks
 
     checks = result.checks
     failed = checks[~checks["passed"]]
@@ -280,9 +305,9 @@ def _print_summary(result) -> None:
 
 
 def _validate(args) -> int:
-    from comparisons.files import writable_dir
-    from comparisons.validation import FAIL, PASS, ValidationError, validate
-    from comparisons.validation_report import write_validation_report
+    from mcmc_pairs.comparisons.files import writable_dir
+    from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
+    from mcmc_pairs.comparisons.validation_report import write_validation_report
 
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
@@ -311,7 +336,7 @@ def _validate(args) -> int:
     if message:
         print(message)
     if result.details.get("sensitivity"):
-        from comparisons.validation_report import certificate
+        from mcmc_pairs.comparisons.validation_report import certificate
 
         print(f"sensitivity: {certificate(result.details['sensitivity'])}")
     print(f"verdict: {result.verdict}")
@@ -331,10 +356,10 @@ def _report(args) -> int:
     twin is most of the report's time, last), so that the other pairs fill the
     other cores meanwhile.
     """
-    from comparisons.files import writable_dir
-    from comparisons.registry import PAIRS
-    from comparisons.report import write_index
-    from handrolled._common import available_cores
+    from mcmc_pairs.comparisons.files import writable_dir
+    from mcmc_pairs.comparisons.registry import PAIRS
+    from mcmc_pairs.comparisons.report import write_index
+    from mcmc_pairs.handrolled._common import available_cores
 
     writable_dir(args.out)
     pairs = list(PAIRS)
@@ -395,7 +420,7 @@ def _report_pair(pair, args, background: bool = False) -> tuple[dict, str]:
     import contextlib
     import io
 
-    from comparisons.report import index_entry
+    from mcmc_pairs.comparisons.report import index_entry
 
     if background:
         _lower_priority()

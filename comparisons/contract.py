@@ -39,7 +39,7 @@ def sampler_name(sampler: str | Callable) -> str:
     """Name a sampler for messages and reports: its import string, or ``module:qualname``.
 
     A callable object without a ``__qualname__`` (say
-    :class:`comparisons.pymc_runner.PymcTwin`) is named by ``str(sampler)``.
+    :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`) is named by ``str(sampler)``.
     """
     if isinstance(sampler, str):
         return sampler

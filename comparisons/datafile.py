@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from comparisons.errors import one_line
+from mcmc_pairs.comparisons.errors import one_line
 
 SUFFIXES = (".json", ".npz", ".csv")
 INT64 = np.iinfo(np.int64)

@@ -1,4 +1,4 @@
-"""Bad input: one-line error messages (the argument checks are :mod:`pairdata.checks`).
+"""Bad input: one-line error messages (the argument checks are :mod:`mcmc_pairs.pairdata.checks`).
 
 Also the third-party warnings that say nothing to a user (:func:`quiet_third_party`).
 """
@@ -19,7 +19,7 @@ def quiet_third_party() -> None:
 
     (PyMC's log lines on multiprocess or sequential sampling, its step methods
     and its timing are kept out by the run itself, whose PyMC side's first
-    "done" line names its step methods: :func:`comparisons.run._run_pymc`.)
+    "done" line names its step methods: :func:`mcmc_pairs.comparisons.run._run_pymc`.)
     """
     import warnings
 

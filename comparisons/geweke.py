@@ -18,9 +18,9 @@ label-invariant functions of them (the pair's ``test_params``). For
 each, ``z = (mean_mc - mean_sc) / sqrt(mcse_mc**2 + mcse_sc**2)``; the MCSE of
 the autocorrelated successive chain comes from :func:`arviz_stats.mcse` over
 its independent replications (chains), the marginal one is ``sd / sqrt(n)``.
-Each ``z`` gets a Student-t p-value with :func:`comparisons.agreement.z_df` of the mean
+Each ``z`` gets a Student-t p-value with :func:`mcmc_pairs.comparisons.agreement.z_df` of the mean
 degrees of freedom and the family gets Holm's correction
-(:func:`comparisons.agreement.holm`), as in the harness.
+(:func:`mcmc_pairs.comparisons.agreement.holm`), as in the harness.
 
 *The contract has no initial state.* A sampler whose signature accepts an
 ``initial`` keyword gets ``initial={variable: value}`` and ``tune=0``, and its
@@ -49,10 +49,16 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from comparisons import agreement
-from comparisons.contract import call_sampler, sampler_name
-from comparisons.loading import resolve
-from comparisons.simulation import Simulator, check_draws, child_seed, one_draw, test_quantities
+from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.contract import call_sampler, sampler_name
+from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.simulation import (
+    Simulator,
+    check_draws,
+    child_seed,
+    one_draw,
+    test_quantities,
+)
 
 
 def geweke_replication(

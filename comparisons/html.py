@@ -4,7 +4,7 @@ A page is a single self-contained file: figures are PNGs embedded as base64, so
 it opens anywhere without network access. A figure that cannot be drawn
 becomes a note on the page (:func:`figure`): a plotting failure never loses a
 verdict. Nothing here knows about pairs or verdicts; the report modules
-(:mod:`comparisons.report`, :mod:`comparisons.validation_report`) do.
+(:mod:`mcmc_pairs.comparisons.report`, :mod:`mcmc_pairs.comparisons.validation_report`) do.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def section(sec: Any) -> list[str]:
 
     Parameters
     ----------
-    sec : comparisons.pair.Section
+    sec : mcmc_pairs.comparisons.pair.Section
         ``heading`` and ``text`` (plain text), ``images`` (label to an array
         (n, height, width), drawn by :func:`image_grid`) and ``table`` (a
         DataFrame, with its index), each optional but the heading.

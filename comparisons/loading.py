@@ -68,7 +68,23 @@ def load_module(target: str, *, argument: str = "--sampler", spec: str | None = 
     except (Exception, SystemExit) as exc:  # any import-time failure of user code, sys.exit too
         raise ValueError(
             f"{argument} {spec!r} does not import: {type(exc).__name__}: {exc}"
+            + _moved_hint(target, spec)
         ) from None
+
+
+OLD_NAMES = ("models", "handrolled", "comparisons", "pairdata")
+"""The suite's top-level import names before they moved under ``mcmc_pairs`` (issue 27)."""
+
+
+def _moved_hint(target: str, spec: str) -> str:
+    """A hint when ``target`` is one of the suite's old module names and the new one exists."""
+    if target.partition(".")[0] not in OLD_NAMES or target.endswith(".py"):
+        return ""
+    try:
+        found = importlib.util.find_spec(f"mcmc_pairs.{target}") is not None
+    except ImportError:
+        found = False
+    return f" (the suite's modules are now under mcmc_pairs: 'mcmc_pairs.{spec}')" if found else ""
 
 
 def _import_file(path: str):

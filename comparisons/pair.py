@@ -1,8 +1,8 @@
 """What a pair is: its data, its two sides, what is compared and the exact answer.
 
 A pair module (``comparisons/pairs/<name>.py``) builds one :class:`Pair`. The
-registry (:mod:`comparisons.registry`) lists them explicitly. Samplers and
-models are named by import strings (``"handrolled.regression:sample_blocked"``)
+registry (:mod:`mcmc_pairs.comparisons.registry`) lists them explicitly. Samplers and
+models are named by import strings (``"mcmc_pairs.handrolled.regression:sample_blocked"``)
 and imported only when a pair runs, so ``mcmc-pairs list`` stays instant.
 """
 
@@ -112,14 +112,14 @@ class Pair:
         The PyMC twin's ``build_model(data) -> pm.Model``, or its import string.
         From it the harness derives PyMC's ``log_prior`` and ``log_likelihood``
         of every draw and, for a pair without ``prior`` and ``simulate``, the
-        simulations of Geweke's test and SBC (:mod:`comparisons.witness`).
+        simulations of Geweke's test and SBC (:mod:`mcmc_pairs.comparisons.witness`).
     handrolled : mapping of str to str or callable
         Variant name to a sampler with the contract's signature (or its import
         string). The first variant is the default.
     variables : tuple of str
         Posterior variables compared (free variables of the model); both sides
         must return them and nothing else. A user's pair
-        (:func:`comparisons.byom.model_pair`) takes all the model's free variables.
+        (:func:`mcmc_pairs.comparisons.byom.model_pair`) takes all the model's free variables.
     derived : callable or None
         Extra per-draw quantities that probe joint structure,
         ``derived(posterior, data, centers) -> {name: DataArray(chain, draw)}``;
@@ -142,7 +142,7 @@ class Pair:
         checked against the exact answer and NUTS, but do not decide the verdict.
     report_extra : callable or None
         ``report_extra(result) -> [Section, ...]`` with the run's
-        :class:`comparisons.run.PairResult`: pair-specific sections of the report
+        :class:`mcmc_pairs.comparisons.run.PairResult`: pair-specific sections of the report
         (for example a table of acceptance fractions, or aligned topics), as data;
         the report renders them (:class:`Section`).
     settings : mapping
@@ -152,9 +152,9 @@ class Pair:
         and hyperparameters to validate under), ``prior(data, rng) -> {variable:
         ndarray}`` (one prior draw) and ``simulate(data, params, rng) -> dict``
         (``data`` with its observed part drawn given ``params``), used by
-        Geweke's test and SBC (:mod:`comparisons.validation`). ``None`` for a
+        Geweke's test and SBC (:mod:`mcmc_pairs.comparisons.validation`). ``None`` for a
         fixed target, which has no data to simulate, or for a pair simulated
-        from its model's prior predictive (:mod:`comparisons.witness`).
+        from its model's prior predictive (:mod:`mcmc_pairs.comparisons.witness`).
     test_params : str, callable or None
         For pairs whose raw variables are not identifiable (exchangeable
         labels): ``test_params(params, data) -> {name: ndarray}``, each

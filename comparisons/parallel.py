@@ -12,8 +12,8 @@ runs. If a replication fails, the
 finished ones are kept and returned with the error.
 
 A replication is a module-level function ``replication(*args, seed) -> dict``
-(:func:`comparisons.geweke.geweke_replication`,
-:func:`comparisons.sbc.sbc_replication`), so that it and its ``args`` pickle.
+(:func:`mcmc_pairs.comparisons.geweke.geweke_replication`,
+:func:`mcmc_pairs.comparisons.sbc.sbc_replication`), so that it and its ``args`` pickle.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
 
 SYNCHRONOUS = "synchronous"
 """``scheduler`` value that runs every replication in this process, without Dask."""

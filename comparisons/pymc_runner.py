@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from comparisons.pair import Pair
-from comparisons.witness import build as build_model
+from mcmc_pairs.comparisons.pair import Pair
+from mcmc_pairs.comparisons.witness import build as build_model
 
 PYMC = "pymc"
 """The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
@@ -89,7 +89,7 @@ def nutpie_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, 
     """
     if step is not None or pymc_kwargs.get("nuts_sampler", default_nuts()) != "nutpie":
         return {}
-    from handrolled._common import available_cores
+    from mcmc_pairs.handrolled._common import available_cores
 
     return {"cores": available_cores()}
 

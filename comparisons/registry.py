@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from comparisons.pair import Pair
-from comparisons.pairs import bayes_net, bivariate_normal, lda, mh_beta, mh_normal, regression
+from mcmc_pairs.comparisons.pair import Pair
+from mcmc_pairs.comparisons.pairs import (
+    bayes_net,
+    bivariate_normal,
+    lda,
+    mh_beta,
+    mh_normal,
+    regression,
+)
 
 PAIRS: tuple[Pair, ...] = (
     bivariate_normal.PAIR,

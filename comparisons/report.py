@@ -1,7 +1,7 @@
 """The compare report: one self-contained HTML page and one JSON file per pair, and an index.
 
-Pages are built from the shared helpers of :mod:`comparisons.html` and written
-atomically (:mod:`comparisons.files`), so a failed run leaves nothing
+Pages are built from the shared helpers of :mod:`mcmc_pairs.comparisons.html` and written
+atomically (:mod:`mcmc_pairs.comparisons.files`), so a failed run leaves nothing
 half-written.
 """
 
@@ -19,8 +19,8 @@ import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
-from comparisons import html
-from comparisons.agreement import (
+from mcmc_pairs.comparisons import html
+from mcmc_pairs.comparisons.agreement import (
     AGREE,
     ALPHA_EQUIVALENCE,
     DISAGREE,
@@ -30,8 +30,8 @@ from comparisons.agreement import (
     compared_statistic,
     tolerances,
 )
-from comparisons.files import finite_or_none, write_atomic, write_report
-from comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
+from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
+from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_COLOURS = {
     AGREE: html.GREEN,

@@ -2,9 +2,9 @@
 
 The hand-rolled side runs first (it is cheap, and a user's sampler that returns
 the wrong names or shapes should fail before NUTS compiles), then the PyMC twin
-(:mod:`comparisons.pymc_runner`). Both become DataTrees; the compared variables
+(:mod:`mcmc_pairs.comparisons.pymc_runner`). Both become DataTrees; the compared variables
 become *quantities* (scalar components plus derived quantities) and
-:mod:`comparisons.agreement` judges them. Each side has a *role*: the
+:mod:`mcmc_pairs.comparisons.agreement` judges them. Each side has a *role*: the
 hand-rolled variants of the pair (``handrolled``), a sampler under test
 (``user``), the PyMC reference (``pymc``) and PyMC's second references
 (``pymc_step``); the pair's verdict is its worst ``handrolled``/``user`` side's.
@@ -22,13 +22,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from comparisons import agreement, contract
-from comparisons.contract import call_sampler, to_datatree
-from comparisons.loading import resolve
-from comparisons.pair import ExactMarginal, Pair
-from comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
-from comparisons.witness import LOG_DENSITIES, ModelWitness
-from pairdata.checks import check_integer, check_positive
+from mcmc_pairs.comparisons import agreement, contract
+from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
+from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
+from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
+from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
+from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
 DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
 BUDGET_FACTOR = 16
@@ -161,7 +161,7 @@ class PairResult:
     pymc_runs: dict[tuple[str, int], Side] = field(default_factory=dict)
     """PyMC's runs by (side label, draws): what ``pymc_from`` reuses."""
     discrete: list[str] = field(default_factory=list)
-    """Quantities compared as discrete (:func:`comparisons.agreement.discrete_quantities`):
+    """Quantities compared as discrete (:func:`~.agreement.discrete_quantities`):
     by their mean, sd and ``P(X <= k)`` at the pooled quantiles, not by quantiles."""
 
     def ess_per_second(self, label: str) -> float:
@@ -174,12 +174,12 @@ def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
     """Merge the global defaults, the pair's defaults and explicit overrides, and check them.
 
     Besides ``draws``, ``tune``, ``chains`` and ``seed``: ``tolerance`` (the
-    ``delta`` that ``agree`` certifies, :func:`comparisons.agreement.tolerances`),
+    ``delta`` that ``agree`` certifies, :func:`mcmc_pairs.comparisons.agreement.tolerances`),
     ``max_draws`` (draws per chain the run may grow to; default
     :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look),
     ``max_seconds`` (wall time after which no new look starts; default none),
     and ``timeout`` (seconds a hand-written sampler's call may take before it
-    is stopped, :func:`comparisons.contract.call_sampler`; default none).
+    is stopped, :func:`mcmc_pairs.comparisons.contract.call_sampler`; default none).
     """
     settings = {**DEFAULT_SETTINGS, **pair.settings}
     settings.update(
@@ -251,7 +251,7 @@ def run_pair(
     while a side under test is neither ``agree`` nor ``disagree`` it doubles
     the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
     ``max_seconds``. A sampler that accepts ``state`` continues its chains
-    (:func:`comparisons.contract.resumable`); any other side, PyMC's
+    (:func:`mcmc_pairs.comparisons.contract.resumable`); any other side, PyMC's
     included, is rerun from the start with the same seed and more draws. Each
     look spends part of the error rates (:func:`spent`), so the verdict's
     error rates hold over all the looks. The energy check runs once, at the
@@ -270,7 +270,7 @@ def run_pair(
         Override the pair's default settings; both sides get the same ones.
     tolerance : float, optional
         The resolution ``agree`` certifies, in posterior sds (default
-        :data:`comparisons.agreement.TOLERANCE`).
+        :data:`mcmc_pairs.comparisons.agreement.TOLERANCE`).
     max_draws : int, optional
         Draws per chain the run may grow to (default :data:`BUDGET_FACTOR`
         times ``draws``; ``max_draws=draws`` makes one look).
@@ -294,7 +294,7 @@ def run_pair(
     Raises
     ------
     ValueError
-        Bad settings or data; :class:`comparisons.contract.SamplerError` if the
+        Bad settings or data; :class:`mcmc_pairs.comparisons.contract.SamplerError` if the
         sampler under test fails or returns the wrong names or shapes.
     """
     say = progress or _stderr
@@ -589,10 +589,10 @@ def _attach_quantities(
     """Give every side its quantities: aligned components, products, derived ones.
 
     Returns the names of the centred products (whose mean alone ``agree``
-    certifies, :func:`comparisons.agreement.resolutions`).
+    certifies, :func:`mcmc_pairs.comparisons.agreement.resolutions`).
 
     The derived ones are the pair's own ``derived`` quantities and PyMC's
-    ``log_prior`` and ``log_likelihood`` of every draw (:mod:`comparisons.witness`).
+    ``log_prior`` and ``log_likelihood`` of every draw (:mod:`mcmc_pairs.comparisons.witness`).
     """
     posteriors = {label: side.tree["posterior"].to_dataset() for label, side in sides.items()}
     if pair.align is not None:

@@ -77,10 +77,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from comparisons import agreement
-from comparisons.contract import call_sampler, sampler_name
-from comparisons.loading import resolve
-from comparisons.simulation import Simulator, check_draws, child_seed, one_draw, test_quantities
+from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.contract import call_sampler, sampler_name
+from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.simulation import (
+    Simulator,
+    check_draws,
+    child_seed,
+    one_draw,
+    test_quantities,
+)
 
 SBC_RANK_DRAWS = 99
 """Posterior draws a prior draw is ranked among (ranks 0 .. 99, 100 values)."""
@@ -324,8 +330,8 @@ def rerank(
     if not callable(quantity_fn):
         raise ValueError(f"quantity_fn must be callable, got {quantity_fn!r}")
     if sim is None:
-        from comparisons.registry import get_pair
-        from comparisons.simulation import simulator_for
+        from mcmc_pairs.comparisons.registry import get_pair
+        from mcmc_pairs.comparisons.simulation import simulator_for
 
         sim = simulator_for(get_pair(pair_name))
     out: dict[str, list[int]] = {}

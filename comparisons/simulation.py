@@ -2,7 +2,7 @@
 
 :func:`simulator_for` reads them from a pair: its own ``validation_data``,
 ``prior`` and ``simulate`` when it declares them, else simulations from its
-model's prior predictive (:class:`comparisons.witness.ModelWitness`).
+model's prior predictive (:class:`mcmc_pairs.comparisons.witness.ModelWitness`).
 :func:`test_quantities` turns draws into the test functions both methods judge.
 Replication ``i`` of a run draws every random number from child seeds of its
 own seed (:func:`child_seed`), so reruns agree bit for bit.
@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from comparisons import agreement
-from comparisons.contract import check_output
-from comparisons.loading import resolve
-from comparisons.pair import Pair
-from comparisons.witness import ModelWitness
+from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.contract import check_output
+from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.pair import Pair
+from mcmc_pairs.comparisons.witness import ModelWitness
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Simulator:
     test_params: Callable[[Mapping, Mapping], dict] | None = None
     """Label-invariant replacement of the variables' components (LDA), or ``None``."""
     witness: Any = None
-    """The :class:`comparisons.witness.ModelWitness` that simulates, when the model does;
+    """The :class:`mcmc_pairs.comparisons.witness.ModelWitness` that simulates, when the model does;
     its ``log_prior`` and ``log_likelihood`` join the test quantities."""
 
 
@@ -45,7 +45,7 @@ def simulator_for(pair: Pair) -> Simulator:
 
     A pair that declares ``validation_data``, ``prior`` and ``simulate`` uses
     them. Any other pair is simulated from its model's prior predictive
-    (:class:`comparisons.witness.ModelWitness`) under its own data, with
+    (:class:`mcmc_pairs.comparisons.witness.ModelWitness`) under its own data, with
     ``validation_data`` (when declared) as the design: every free and every
     observed variable is drawn, and each observed draw goes into the data under
     its own name.
@@ -126,10 +126,11 @@ def test_quantities(
     values : ndarray, shape (chain, draw, quantity)
         Components, ``a^2`` for each component (if ``squares``), ``a*b`` (and
         ``a+b`` if ``sums``) for each pair of components (up to
-        :data:`comparisons.agreement.MAX_COMPONENTS_FOR_PRODUCTS` components),
+        :data:`mcmc_pairs.comparisons.agreement.MAX_COMPONENTS_FOR_PRODUCTS` components),
         then the pair's derived quantities (and ``log_likelihood``).
     names : list of str
-        The quantity names, labelled like :func:`comparisons.agreement.scalar_components`.
+        The quantity names, labelled as
+        :func:`mcmc_pairs.comparisons.agreement.scalar_components` labels them.
     """
     pair, test_params, witness = sim.pair, sim.test_params, sim.witness
     blocks, names = [], []
@@ -201,7 +202,7 @@ def check_draws(output, params: Mapping, name: str, chains: int, draws: int) -> 
     ------
     SamplerError
         Missing variables, wrong shapes, non-finite draws
-        (:func:`comparisons.contract.check_output`).
+        (:func:`mcmc_pairs.comparisons.contract.check_output`).
     """
     shapes = {v: np.shape(p) for v, p in params.items()}
     return check_output(output, list(params), shapes, chains, draws, name)

@@ -2,7 +2,7 @@
 
 In the manner of :mod:`numpy.testing`::
 
-    from comparisons.testing import assert_agree
+    from mcmc_pairs import assert_agree
 
     def test_my_gibbs_sampler():
         assert_agree(build_model, my_gibbs, data, draws=1000, seed=1)
@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from comparisons.agreement import AGREE
+from mcmc_pairs.comparisons.agreement import AGREE
 
 if TYPE_CHECKING:
-    from comparisons.run import RunEvent
+    from mcmc_pairs.comparisons.run import RunEvent
 
 
 def compare(
@@ -52,7 +52,7 @@ def compare(
         ``sample(data, *, draws, tune, chains, random_seed)``, or its import string.
     data : mapping, str or Path
         The data, or a ``.json``/``.npz``/``.csv`` file
-        (:func:`comparisons.datafile.read_data`).
+        (:func:`mcmc_pairs.comparisons.datafile.read_data`).
     name : str, optional
         The comparison's name (reports); default the model module's stem.
     draws, tune, chains, seed : int, optional
@@ -60,19 +60,19 @@ def compare(
         then 1000, 1000, 4 and a fixed seed.
     tolerance, max_draws, max_seconds, timeout : optional
         The resolution ``agree`` certifies, the run's budget and the sampler's
-        time limit per call (:func:`comparisons.run.run_pair`).
+        time limit per call (:func:`mcmc_pairs.comparisons.run.run_pair`).
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
-        Receives a :class:`comparisons.run.RunEvent` at the start and the end
+        Receives a :class:`mcmc_pairs.comparisons.run.RunEvent` at the start and the end
         of every side; ``str(event)`` is the line (default: print it to stderr).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
-        (override the model module's optional pieces, :mod:`comparisons.byom`).
+        (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
 
     Returns
     -------
-    comparisons.run.PairResult
+    mcmc_pairs.comparisons.run.PairResult
         ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``,
         ``"not converged"``),
         ``checks`` (a DataFrame: comparison, kind, quantity, statistic, value,
@@ -86,9 +86,9 @@ def compare(
         data, bad settings, a sampler that raises or returns the wrong names
         or shapes.
     """
-    from comparisons.byom import model_pair
-    from comparisons.datafile import read_data
-    from comparisons.run import run_pair
+    from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
+    from mcmc_pairs.comparisons.run import run_pair
 
     if isinstance(data, str | Path):
         data = read_data(data, argument="data")
@@ -108,7 +108,7 @@ def compare(
         progress=progress,
     )
     if out is not None:
-        from comparisons.report import write_pair_report
+        from mcmc_pairs.comparisons.report import write_pair_report
 
         write_pair_report(result, Path(out))
     return result
@@ -126,7 +126,7 @@ def assert_agree(
 
     Returns
     -------
-    comparisons.run.PairResult
+    mcmc_pairs.comparisons.run.PairResult
 
     Raises
     ------
@@ -147,7 +147,7 @@ def failure_message(result, limit: int = 20) -> str:
     the convergence gates, then the checks whose resolution is not within its
     tolerance (what leaves a run ``inconclusive``).
     """
-    from comparisons.report import describe_check
+    from mcmc_pairs.comparisons.report import describe_check
 
     checks = result.checks
     failed = checks[~checks["passed"].astype(bool)]

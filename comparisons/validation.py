@@ -1,15 +1,15 @@
 """Validate a sampler on its own: Geweke's joint-distribution test or SBC, end to end.
 
-Both checks need a pair that conditions on data (:mod:`comparisons.simulation`
+Both checks need a pair that conditions on data (:mod:`mcmc_pairs.comparisons.simulation`
 reads its data, prior and simulator); the sampler under test has the
 contract's signature ``sample(data, *, draws, tune, chains, random_seed)``.
 The pair's PyMC twin runs through the same SBC loop (``sampler="pymc"``,
-:class:`comparisons.pymc_runner.PymcTwin`), so both sides are calibrated the
+:class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`), so both sides are calibrated the
 same way; Geweke's test is refused for it (every step would compile a new model).
 
 :func:`validate` resolves the settings, runs the replications
-(:mod:`comparisons.parallel`) of the method (:mod:`comparisons.geweke`,
-:mod:`comparisons.sbc`) and judges them; :mod:`comparisons.validation_report`
+(:mod:`mcmc_pairs.comparisons.parallel`) of the method (:mod:`mcmc_pairs.comparisons.geweke`,
+:mod:`mcmc_pairs.comparisons.sbc`) and judges them; :mod:`mcmc_pairs.comparisons.validation_report`
 writes the result. If a replication fails, the finished ones are kept:
 :class:`ValidationError` carries them.
 """
@@ -23,22 +23,22 @@ from typing import Any
 
 import pandas as pd
 
-from comparisons import agreement
-from comparisons.contract import sampler_name
-from comparisons.geweke import geweke_checks, geweke_replication
-from comparisons.loading import load_callable
-from comparisons.pair import Pair
-from comparisons.parallel import open_client, run_replications
-from comparisons.pymc_runner import PYMC, PymcTwin
-from comparisons.sbc import (
+from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.contract import sampler_name
+from mcmc_pairs.comparisons.geweke import geweke_checks, geweke_replication
+from mcmc_pairs.comparisons.loading import load_callable
+from mcmc_pairs.comparisons.pair import Pair
+from mcmc_pairs.comparisons.parallel import open_client, run_replications
+from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin
+from mcmc_pairs.comparisons.sbc import (
     BUDGET_FACTOR,
     NOT_CONVERGED,
     REFUSED_FRACTION,
     sbc_checks,
     sbc_replication,
 )
-from comparisons.simulation import Simulator, simulator_for
-from pairdata.checks import check_integer
+from mcmc_pairs.comparisons.simulation import Simulator, simulator_for
+from mcmc_pairs.pairdata.checks import check_integer
 
 METHODS = ("geweke", "sbc")
 PASS, FAIL, ERROR = "pass", "fail", "error"
@@ -59,7 +59,7 @@ DEFAULTS: dict[str, dict[str, int | None]] = {
 }
 """Default settings per method; ``steps`` is the length of each successive-conditional chain;
 SBC's ``max_draws`` (draws per chain a refused replication may be rerun with) defaults to
-:data:`comparisons.sbc.BUDGET_FACTOR` times ``draws``."""
+:data:`mcmc_pairs.comparisons.sbc.BUDGET_FACTOR` times ``draws``."""
 LOWEST = {"replications": 2, "steps": 2, "draws": 1, "tune": 0, "chains": 1, "seed": 0}
 """The smallest value of each setting (``max_draws``: ``draws``)."""
 REPLICATIONS = {"geweke": geweke_replication, "sbc": sbc_replication}
@@ -176,11 +176,11 @@ def validate(
         A pair that declares a prior and a simulator.
     sampler : str or callable, optional
         The sampler under test (contract signature); default the pair's first
-        hand-rolled variant. ``"pymc"`` (or a :class:`comparisons.pymc_runner.PymcTwin`)
+        hand-rolled variant. ``"pymc"`` (or a :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`)
         runs the pair's PyMC twin through the same loop (SBC only).
     method : {"geweke", "sbc"}
     scheduler : str, optional
-        See :func:`comparisons.parallel.open_client`; ignored when ``client`` is given.
+        See :func:`mcmc_pairs.comparisons.parallel.open_client`; ignored when ``client`` is given.
     client : dask.distributed.Client, optional
         An open client to use (not closed here).
     alpha : float

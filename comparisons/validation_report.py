@@ -10,10 +10,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from comparisons import agreement, html, sbc
-from comparisons.files import finite_or_none, write_report
-from comparisons.sbc import MAX_REFUSED_FRACTION, NOT_CONVERGED, QUANTITY_DRAWS, SBC_RANK_DRAWS
-from comparisons.validation import ERROR, FAIL, PASS, ValidationResult
+from mcmc_pairs.comparisons import agreement, html, sbc
+from mcmc_pairs.comparisons.files import finite_or_none, write_report
+from mcmc_pairs.comparisons.sbc import (
+    MAX_REFUSED_FRACTION,
+    NOT_CONVERGED,
+    QUANTITY_DRAWS,
+    SBC_RANK_DRAWS,
+)
+from mcmc_pairs.comparisons.validation import ERROR, FAIL, PASS, ValidationResult
 
 
 def to_json(result: ValidationResult) -> dict:
@@ -188,7 +193,7 @@ def _number(value: float | None) -> str:
 
 
 def certificate(sens: dict | None) -> str:
-    """Say what an SBC run detects with 95 % power (:func:`comparisons.sbc.sensitivity`)."""
+    """Say what an SBC run detects with 95 % power (:func:`~.sbc.sensitivity`)."""
     if not sens:
         return ""
     grid = sens["grid"]

@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from comparisons.errors import one_line
-from comparisons.loading import load_callable
+from mcmc_pairs.comparisons.errors import one_line
+from mcmc_pairs.comparisons.loading import load_callable
 
 LOG_DENSITIES = ("log_prior", "log_likelihood")
 """Names of the per-draw quantities computed by PyMC."""

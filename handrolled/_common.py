@@ -39,7 +39,7 @@ exactly the draws and the per-draw ``sample_stats`` of one
 form one stream per chain whatever the run length (a NumPy Generator gives the
 same numbers in one call or in several calls of the same method). The
 samplers that draw two blocks of different kinds per run (the
-Metropolis–Hastings drivers of :mod:`handrolled.mh`: ``tune + draws`` normals or
+Metropolis–Hastings drivers of :mod:`mcmc_pairs.handrolled.mh`: ``tune + draws`` normals or
 proposals, then as many uniforms; the regression Gibbs samplers: normals, then
 gammas) cannot give that without changing today's draws for a seed: the
 uniforms of a run of ``a`` draws are not the first uniforms of a run of
@@ -73,7 +73,7 @@ from typing import Any
 
 import numpy as np
 
-from pairdata.checks import check_integer
+from mcmc_pairs.pairdata.checks import check_integer
 
 
 def chain_rngs(random_seed: int | None, chains: int) -> list[np.random.Generator]:
@@ -91,7 +91,7 @@ def resume_state(
     state : dict or None
         The caller's ``state`` argument (module docstring).
     sampler : str
-        Name of the sampler asking, e.g. ``"handrolled.bivariate_normal:sample"``;
+        Name of the sampler asking, e.g. ``"mcmc_pairs.handrolled.bivariate_normal:sample"``;
         a state written under another name is refused.
     chains : int
         The ``chains`` argument, which must equal the state's.

@@ -23,7 +23,7 @@ Three sweeps implement it:
 - :func:`sweep_plain` is the seed's algorithm line by line (decrement, compute
   the K unnormalised probabilities, draw by inversion of the cumulative sum,
   increment), fed one pre-drawn uniform per token. It uses no fast-math, so the
-  plain-NumPy sweep :func:`handrolled.lda.gibbs_sweep` reproduces it bit for bit.
+  plain-NumPy sweep :func:`mcmc_pairs.handrolled.lda.gibbs_sweep` reproduces it bit for bit.
 - :func:`sweep_fast` draws from the same conditional, faster, for small K:
   word-major counts ``n_vk`` (V, K) so that a token reads one contiguous row,
   the document's factors ``(n_mk + alpha) / (n_k + V beta)`` cached and updated
@@ -583,8 +583,8 @@ def sweep_sparse(
         token, advanced in place.
     dense_from : int
         Words with more topics than this take the dense word bucket (0: every
-        word; K: none). :func:`handrolled.lda.sample` uses ``K // 4`` from
-        K = 64, else K (:func:`handrolled.lda.dense_word_threshold`).
+        word; K: none). :func:`mcmc_pairs.handrolled.lda.sample` uses ``K // 4`` from
+        K = 64, else K (:func:`mcmc_pairs.handrolled.lda.dense_word_threshold`).
     """
     K = n_k.shape[0]
     full = K // 16 * 16

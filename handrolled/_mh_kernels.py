@@ -1,6 +1,6 @@
 r"""Compiled pieces of the one-dimensional Metropolis–Hastings samplers.
 
-Shared by the plain-Python teaching steps of :mod:`handrolled.mh` and by the
+Shared by the plain-Python teaching steps of :mod:`mcmc_pairs.handrolled.mh` and by the
 chain kernels below, so that both evaluate one log density and one acceptance
 rule:
 
@@ -10,7 +10,7 @@ rule:
 - :func:`random_walk_kernel` and :func:`independence_kernel`: whole chains on
   pre-drawn random numbers, tested bit for bit against the teaching steps.
 
-A target is passed as four values, the fields of :class:`handrolled.mh.Target`:
+A target is passed as four values, the fields of :class:`mcmc_pairs.handrolled.mh.Target`:
 ``logdensity_fn`` (compiled with :data:`LOGDENSITY_SIGNATURE`), ``params``
 (float64, shape (n_params,)), and the bounds ``lower`` and ``upper`` of the
 open support.
@@ -137,7 +137,7 @@ def random_walk_kernel(
 ):
     """Run one random-walk Metropolis chain on pre-drawn random numbers.
 
-    Iteration ``i`` is :func:`handrolled.mh.random_walk_step` with
+    Iteration ``i`` is :func:`mcmc_pairs.handrolled.mh.random_walk_step` with
     ``normals[i]`` and ``uniforms[i]``, then, while ``i < n_tune`` and
     ``adapt``, :func:`update_log_scale`. Iterations ``0 .. n_tune - 1`` are
     discarded; iteration ``n_tune + j`` is written to ``out_*[j]``.
@@ -219,7 +219,7 @@ def independence_kernel(
 ):
     r"""Run one independence-sampler chain on pre-drawn proposals.
 
-    Iteration ``i`` is :func:`handrolled.mh.independence_step` with
+    Iteration ``i`` is :func:`mcmc_pairs.handrolled.mh.independence_step` with
     ``proposals[i]`` and ``uniforms[i]``; iterations ``0 .. n_tune - 1`` are
     discarded, iteration ``n_tune + j`` is written to ``out_*[j]``.
 

@@ -13,7 +13,7 @@ P(D | B) and E from P(E | C)::
        E
 
 Here every node is binary (0/1). The seed gives no tables, so these are ours
-(each entry is P(node = 1 | parents); see :data:`pairdata.bayes_net.DEFAULT_CPTS`)::
+(each entry is P(node = 1 | parents); see :data:`mcmc_pairs.pairdata.bayes_net.DEFAULT_CPTS`)::
 
     P(A=1) = 0.3                 P(B=1) = 0.6
     P(C=1 | A=a, B=b)            b=0   b=1
@@ -71,10 +71,15 @@ import numpy as np
 import xarray as xr
 from arviz_base import from_dict
 
-from handrolled._common import chain_streams, resume_state, save_state
-from pairdata import bayes_net as network_data
-from pairdata.bayes_net import EVIDENCE_SEQUENCE, free_nodes, validate_cpts, validate_evidence
-from pairdata.checks import check_sampler_args
+from mcmc_pairs.handrolled._common import chain_streams, resume_state, save_state
+from mcmc_pairs.pairdata import bayes_net as network_data
+from mcmc_pairs.pairdata.bayes_net import (
+    EVIDENCE_SEQUENCE,
+    free_nodes,
+    validate_cpts,
+    validate_evidence,
+)
+from mcmc_pairs.pairdata.checks import check_sampler_args
 
 NODES: tuple[str, ...] = ("A", "B", "C", "D", "E")
 """Node names in topological order; the columns of every state array."""
@@ -100,7 +105,7 @@ INDEX: dict[str, int] = {node: j for j, node in enumerate(NODES)}
 
 
 def validate_data(data: Mapping) -> dict:
-    """Check the data (:func:`pairdata.bayes_net.validate_data`) and that the evidence can occur.
+    """Check the data (:func:`~mcmc_pairs.pairdata.bayes_net.validate_data`) and the evidence.
 
     Returns
     -------
@@ -583,10 +588,10 @@ def initial_states(
     return np.stack([support[rng.integers(len(support))] for rng in rngs])
 
 
-SAMPLER = "handrolled.bayes_net:sample"
+SAMPLER = "mcmc_pairs.handrolled.bayes_net:sample"
 """Name under which :func:`sample` writes its ``state``."""
 
-SAMPLER_REJECTION = "handrolled.bayes_net:sample_rejection"
+SAMPLER_REJECTION = "mcmc_pairs.handrolled.bayes_net:sample_rejection"
 """Name under which :func:`sample_rejection` writes its ``state``."""
 
 
@@ -618,7 +623,7 @@ def sample(
     random_seed : int or None
         Seed of ``np.random.default_rng(random_seed).spawn(chains)``.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``nodes`` (chains, 5), every node's last value, and ``rngs``. A
         continuation draws the next ``(tune + draws, n_free)`` uniforms of each
         chain's stream, so two calls give the draws of one longer call bit for bit.
@@ -680,7 +685,7 @@ def sample_rejection(
     random_seed : int or None
         Seed of ``np.random.default_rng(random_seed).spawn(chains)``.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``rngs``, ``unused`` (per chain, the forward samples drawn but not yet
         examined, int64 (n, 5)), ``kept`` and ``spent`` (chains,), the draws
         kept and the forward samples examined so far (up to the last kept one).

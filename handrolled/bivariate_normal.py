@@ -43,9 +43,9 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import chain_streams, map_chains, resume_state, save_state
-from pairdata.bivariate_normal import validate_data
-from pairdata.checks import check_sampler_args
+from mcmc_pairs.handrolled._common import chain_streams, map_chains, resume_state, save_state
+from mcmc_pairs.pairdata.bivariate_normal import validate_data
+from mcmc_pairs.pairdata.checks import check_sampler_args
 
 OVERDISPERSION = 3.0
 """Starting points are drawn from the target with sds scaled by this factor."""
@@ -225,7 +225,7 @@ def gibbs_kernel(x2, normals, mu, sigma, rho, tune, out):
 # --------------------------------------------------------------------- sampler
 
 
-SAMPLER = "handrolled.bivariate_normal:sample"
+SAMPLER = "mcmc_pairs.handrolled.bivariate_normal:sample"
 """Name under which :func:`sample` writes its ``state``."""
 
 
@@ -254,14 +254,14 @@ def sample(
     random_seed : int or None
         Seed of the per-chain Generators.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``x2`` (chains,), each chain's last :math:`x_2` (a sweep does not read
         :math:`x_1`), and ``rngs``. A continuation draws the next
         ``(tune + draws, 2)`` normals of each chain's stream, so two calls give
         the draws of one longer call bit for bit.
     cores : int or None
         Chains run in parallel on up to this many threads (default: every
-        available core, :func:`handrolled._common.map_chains`); the draws are
+        available core, :func:`mcmc_pairs.handrolled._common.map_chains`); the draws are
         the same bit for bit whatever ``cores`` is.
 
     Returns

@@ -25,7 +25,7 @@ NumPy, and the compiled :func:`sweep_plain` is the same sweep, tested against it
 bit for bit. :func:`sweep_fast` and the SparseLDA sweep :func:`sweep_sparse` of
 Yao, Mimno and McCallum (2009) draw from the same conditional faster, with
 their uniforms from a per-chain xoshiro256+ stream (see
-:mod:`handrolled._lda_kernels`). At every kept draw the parameters are drawn from
+:mod:`mcmc_pairs.handrolled._lda_kernels`). At every kept draw the parameters are drawn from
 their Dirichlet conditionals (seed 000; :func:`phi_given_z`,
 :func:`theta_given_z`)
 
@@ -40,7 +40,8 @@ Rao--Blackwell means the seeds print at the end.
 
 Data: the "bars" corpus of Griffiths and Steyvers (2004), 5 x 5 images whose
 25 pixels are the words and whose 10 topics are the horizontal and vertical
-bars (:func:`pairdata.lda.bars_corpus`, with the corpus's checks in :mod:`pairdata.lda`).
+bars (:func:`mcmc_pairs.pairdata.lda.bars_corpus`, with the corpus's checks in
+:mod:`mcmc_pairs.pairdata.lda`).
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from arviz_base import from_dict
 
-from handrolled._common import chain_streams, map_chains, resume_state, save_state
-from handrolled._lda_kernels import (
+from mcmc_pairs.handrolled._common import chain_streams, map_chains, resume_state, save_state
+from mcmc_pairs.handrolled._lda_kernels import (
     build_topic_lists,
     initial_counts,
     log_joint,
@@ -62,8 +63,8 @@ from handrolled._lda_kernels import (
     sweep_plain,
     sweep_sparse,
 )
-from pairdata.checks import check_sampler_args
-from pairdata.lda import validate_data
+from mcmc_pairs.pairdata.checks import check_sampler_args
+from mcmc_pairs.pairdata.lda import validate_data
 
 __all__ = [
     "build_topic_lists",
@@ -164,7 +165,7 @@ def sample_z_given_rest(
     """Draw one token's topic from :func:`z_given_rest` by inversion of the cumulative sum.
 
     The new topic is the first ``k`` whose cumulative weight exceeds ``u`` times
-    the total, as the compiled :func:`handrolled._lda_kernels.resample_token` draws it.
+    the total, as the compiled :func:`mcmc_pairs.handrolled._lda_kernels.resample_token` draws it.
 
     Parameters
     ----------
@@ -290,7 +291,7 @@ def gibbs_sweep(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
 
     For each token: take it out of the counts, draw its topic from
     :func:`sample_z_given_rest`, put it back under the new topic. The compiled
-    :func:`handrolled._lda_kernels.sweep_plain` is the same sweep, bit for bit.
+    :func:`mcmc_pairs.handrolled._lda_kernels.sweep_plain` is the same sweep, bit for bit.
 
     Parameters
     ----------
@@ -474,7 +475,7 @@ def run_chain(
 
 def _sampler_name(kernel: str) -> str:
     """Name under which :func:`sample` with ``kernel`` writes its ``state``."""
-    return f"handrolled.lda:sample(kernel={kernel!r})"
+    return f"mcmc_pairs.handrolled.lda:sample(kernel={kernel!r})"
 
 
 def sample(
@@ -516,7 +517,7 @@ def sample(
     max_bytes : int
         Refuse (``ValueError``) to allocate more than this for the draws.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): key
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): key
         ``chain_states``, per chain what :func:`start_chain` makes (the two
         generators, the xoshiro stream, ``z``, the counts, the sparse sweep's
         topic lists), kept
@@ -525,7 +526,7 @@ def sample(
         ``var_names``). A state is tied to its ``kernel``.
     cores : int or None
         Chains run in parallel on up to this many threads (default: every
-        available core; :func:`handrolled._common.map_chains`). Each chain has
+        available core; :func:`mcmc_pairs.handrolled._common.map_chains`). Each chain has
         its own streams and counts, so the draws are the same bit for bit
         whatever ``cores`` is.
 

@@ -22,9 +22,9 @@ Two proposals are covered, as in seed 001:
 A target is described once, by a :class:`Target`: its log density compiled
 with numba (``logdensity_fn(x, params)``), the parameters, and the bounds of its
 support. The same description, the same log density
-(:func:`handrolled._mh_kernels.target_logdensity`) and the same acceptance
+(:func:`mcmc_pairs.handrolled._mh_kernels.target_logdensity`) and the same acceptance
 function (:func:`acceptance_probability`) serve the plain-Python teaching steps
-here and the compiled chain kernels of :mod:`handrolled._mh_kernels`; an
+here and the compiled chain kernels of :mod:`mcmc_pairs.handrolled._mh_kernels`; an
 independence proposal ``q`` is a :class:`Target` too.
 
 The layout follows blackjax (``blackjax/mcmc/random_walk.py``): a state
@@ -54,8 +54,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from arviz_base import from_dict
 
-from handrolled._common import chain_streams, resume_state, save_state
-from handrolled._mh_kernels import (
+from mcmc_pairs.handrolled._common import chain_streams, resume_state, save_state
+from mcmc_pairs.handrolled._mh_kernels import (
     LOGDENSITY_SIGNATURE,
     TARGET_ACCEPTANCE,
     acceptance_probability,
@@ -93,7 +93,7 @@ class Target(NamedTuple):
     """A one-dimensional density for Metropolis–Hastings: log density, parameters, support.
 
     The fields are, in order, the first four arguments of the kernels of
-    :mod:`handrolled._mh_kernels` (a ``Target`` unpacks into them).
+    :mod:`mcmc_pairs.handrolled._mh_kernels` (a ``Target`` unpacks into them).
 
     Attributes
     ----------
@@ -123,7 +123,7 @@ class Target(NamedTuple):
         Returns
         -------
         float
-            :func:`handrolled._mh_kernels.target_logdensity`, the kernels' own evaluation.
+            :func:`mcmc_pairs.handrolled._mh_kernels.target_logdensity`, the kernels' own.
         """
         return target_logdensity(*self, float(x))
 
@@ -306,7 +306,7 @@ def sample_random_walk(
     random_seed: int | None,
     adapt: bool,
     state: dict | None = None,
-    sampler: str = "handrolled.mh:sample_random_walk",
+    sampler: str = "mcmc_pairs.handrolled.mh:sample_random_walk",
 ):
     """Run ``chains`` random-walk chains (:func:`random_walk_kernel`) and gather them.
 
@@ -326,7 +326,7 @@ def sample_random_walk(
     adapt : bool
         Tune the proposal scale during ``tune``.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``position`` and ``scale`` (chains,), each chain's last point and its
         frozen proposal scale, and ``rngs``. A continuation runs ``tune``
         discarded iterations without adapting, then ``draws`` kept ones, at the
@@ -377,7 +377,7 @@ def sample_independence(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
-    sampler: str = "handrolled.mh:sample_independence",
+    sampler: str = "mcmc_pairs.handrolled.mh:sample_independence",
 ):
     """Run ``chains`` independence-sampler chains (:func:`independence_kernel`) and gather them.
 
@@ -397,7 +397,7 @@ def sample_independence(
         Seed; each chain draws, in order, its start, ``tune + draws`` proposals and
         as many uniforms from its own spawned generator.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``position`` (chains,), each chain's last point, and ``rngs``. A
         continuation draws the next ``tune + draws`` proposals and uniforms of
         the chain's stream and starts from the last point: a valid continuation

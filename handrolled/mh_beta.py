@@ -33,7 +33,7 @@ and chains start inside the support, at dispersed points ``U(0.01, 0.99)``.
   forgetting the correction does.
 
 The target ``pi`` (:func:`target`) and the proposal ``q``
-(:func:`proposal_density`) are both :class:`handrolled.mh.Target` descriptions
+(:func:`proposal_density`) are both :class:`mcmc_pairs.handrolled.mh.Target` descriptions
 of one compiled log density, :func:`beta_logdensity`, on the support (0, 1).
 
 The exact answer is known: ``x ~ Beta(a, b)``.
@@ -48,9 +48,9 @@ import numpy as np
 from numba import njit
 from scipy.special import betaln
 
-from handrolled import mh
-from pairdata.checks import check_sampler_args
-from pairdata.mh_beta import validate_data
+from mcmc_pairs.handrolled import mh
+from mcmc_pairs.pairdata.checks import check_sampler_args
+from mcmc_pairs.pairdata.mh_beta import validate_data
 
 START_INTERVAL = (0.01, 0.99)
 """Chains start at ``U(*START_INTERVAL)``: dispersed, inside the support."""
@@ -66,7 +66,7 @@ def beta_logdensity(x, params):
         + \log\frac{\Gamma(a + b)}{\Gamma(a)\Gamma(b)}
 
     Only called inside the support: :func:`beta_density` declares it, and
-    :func:`handrolled._mh_kernels.target_logdensity` returns ``-inf`` outside.
+    :func:`mcmc_pairs.handrolled._mh_kernels.target_logdensity` returns ``-inf`` outside.
 
     Parameters
     ----------
@@ -93,7 +93,7 @@ def beta_density(a: float, b: float) -> mh.Target:
 
     Returns
     -------
-    handrolled.mh.Target
+    mcmc_pairs.handrolled.mh.Target
         Support ``(0, 1)``, open: the density is 0 (or infinite) at the ends.
     """
     return mh.Target(beta_logdensity, np.array([a, b, -float(betaln(a, b))]), 0.0, 1.0)
@@ -109,7 +109,7 @@ def target(data: Mapping) -> mh.Target:
 
     Returns
     -------
-    handrolled.mh.Target
+    mcmc_pairs.handrolled.mh.Target
     """
     return beta_density(data["a"], data["b"])
 
@@ -156,15 +156,15 @@ def sample(
         Tune the proposal scale during ``tune`` (only); ``False`` keeps
         ``proposal_sd`` throughout, as the seed does.
     state : dict, optional
-        Continue chains (:mod:`handrolled._common`): from each chain's last point
+        Continue chains (:mod:`mcmc_pairs.handrolled._common`): from each chain's last point
         at its frozen scale, on its own stream; a valid continuation, not bit for
-        bit one longer run (see :func:`handrolled.mh.sample_random_walk`).
+        bit one longer run (see :func:`mcmc_pairs.handrolled.mh.sample_random_walk`).
 
     Returns
     -------
     xarray.DataTree
         ``posterior.x`` (chain, draw) and ``sample_stats`` (``acceptance_rate``,
-        ``accepted``, ``lp``, ``proposal_scale``), see :func:`handrolled.mh.to_datatree`.
+        ``accepted``, ``lp``, ``proposal_scale``), see :func:`mcmc_pairs.handrolled.mh.to_datatree`.
     """
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
@@ -178,7 +178,7 @@ def sample(
         random_seed=random_seed,
         adapt=adapt,
         state=state,
-        sampler="handrolled.mh_beta:sample",
+        sampler="mcmc_pairs.handrolled.mh_beta:sample",
     )
 
 
@@ -208,7 +208,7 @@ def proposal_density(data: Mapping) -> mh.Target:
 
     Returns
     -------
-    handrolled.mh.Target
+    mcmc_pairs.handrolled.mh.Target
     """
     return beta_density(*proposal_params(data))
 
@@ -258,9 +258,9 @@ def sample_independence(
     random_seed : int or None
         Seed of the per-chain generators.
     state : dict, optional
-        Continue chains (:mod:`handrolled._common`): from each chain's last point,
+        Continue chains (:mod:`mcmc_pairs.handrolled._common`): from each chain's last point,
         on its own stream; a valid continuation, not bit for bit one longer run
-        (see :func:`handrolled.mh.sample_independence`).
+        (see :func:`mcmc_pairs.handrolled.mh.sample_independence`).
 
     Returns
     -------
@@ -279,5 +279,5 @@ def sample_independence(
         chains=chains,
         random_seed=random_seed,
         state=state,
-        sampler="handrolled.mh_beta:sample_independence",
+        sampler="mcmc_pairs.handrolled.mh_beta:sample_independence",
     )

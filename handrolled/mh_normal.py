@@ -11,7 +11,7 @@ sampler. Both are here, on the log scale:
   the chain crawls (about 1 % effective draws per draw: 4 chains of 1000 draws
   give a bulk ESS of 20 to 60 and R-hat up to 1.2). So by default the scale
   starts at ``proposal_sd`` and is tuned during ``tune`` only (see
-  :mod:`handrolled.mh`); it settles near ``2.4 * sigma`` (about 12) with an
+  :mod:`mcmc_pairs.handrolled.mh`); it settles near ``2.4 * sigma`` (about 12) with an
   acceptance rate near 0.44 and about 20 % effective draws per draw.
   ``adapt=False`` keeps the seed's fixed scale.
 * :func:`sample_independence`: proposals ``x' ~ q = N(mu, 2 sigma)``, independent
@@ -21,9 +21,9 @@ sampler. Both are here, on the log scale:
   heavier than the target's).
 
 The target ``pi`` (:func:`target`) and the proposal ``q``
-(:func:`proposal_density`) are both :class:`handrolled.mh.Target` descriptions
+(:func:`proposal_density`) are both :class:`mcmc_pairs.handrolled.mh.Target` descriptions
 of one compiled log density, :func:`normal_logdensity`, which the teaching
-steps of :mod:`handrolled.mh` and the compiled chains share.
+steps of :mod:`mcmc_pairs.handrolled.mh` and the compiled chains share.
 
 The exact answer is known: ``x ~ Normal(mu, sigma)``.
 """
@@ -36,9 +36,9 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled import mh
-from pairdata.checks import check_sampler_args
-from pairdata.mh_normal import validate_data
+from mcmc_pairs.handrolled import mh
+from mcmc_pairs.pairdata.checks import check_sampler_args
+from mcmc_pairs.pairdata.mh_normal import validate_data
 
 INDEPENDENCE_WIDTH = 2.0
 """The independence proposal is ``N(mu, INDEPENDENCE_WIDTH * sigma)``."""
@@ -80,7 +80,7 @@ def normal_density(mu: float, sigma: float) -> mh.Target:
 
     Returns
     -------
-    handrolled.mh.Target
+    mcmc_pairs.handrolled.mh.Target
         Support ``(-inf, inf)``.
     """
     return mh.Target(normal_logdensity, np.array([mu, sigma, -math.log(sigma) - _LOG_SQRT_2PI]))
@@ -96,7 +96,7 @@ def target(data: Mapping) -> mh.Target:
 
     Returns
     -------
-    handrolled.mh.Target
+    mcmc_pairs.handrolled.mh.Target
     """
     return normal_density(data["mu"], data["sigma"])
 
@@ -111,7 +111,7 @@ def proposal_density(data: Mapping) -> mh.Target:
 
     Returns
     -------
-    handrolled.mh.Target
+    mcmc_pairs.handrolled.mh.Target
     """
     return normal_density(data["mu"], INDEPENDENCE_WIDTH * data["sigma"])
 
@@ -158,15 +158,15 @@ def sample(
         Tune the proposal scale during ``tune`` (only); ``False`` keeps
         ``proposal_sd`` throughout, as the seed does.
     state : dict, optional
-        Continue chains (:mod:`handrolled._common`): from each chain's last point
+        Continue chains (:mod:`mcmc_pairs.handrolled._common`): from each chain's last point
         at its frozen scale, on its own stream; a valid continuation, not bit for
-        bit one longer run (see :func:`handrolled.mh.sample_random_walk`).
+        bit one longer run (see :func:`mcmc_pairs.handrolled.mh.sample_random_walk`).
 
     Returns
     -------
     xarray.DataTree
         ``posterior.x`` (chain, draw) and ``sample_stats`` (``acceptance_rate``,
-        ``accepted``, ``lp``, ``proposal_scale``), see :func:`handrolled.mh.to_datatree`.
+        ``accepted``, ``lp``, ``proposal_scale``), see :func:`mcmc_pairs.handrolled.mh.to_datatree`.
     """
     data = validate_data(data)
     check_sampler_args(draws, tune, chains, random_seed)
@@ -180,7 +180,7 @@ def sample(
         random_seed=random_seed,
         adapt=adapt,
         state=state,
-        sampler="handrolled.mh_normal:sample",
+        sampler="mcmc_pairs.handrolled.mh_normal:sample",
     )
 
 
@@ -228,9 +228,9 @@ def sample_independence(
     random_seed : int or None
         Seed of the per-chain generators.
     state : dict, optional
-        Continue chains (:mod:`handrolled._common`): from each chain's last point,
+        Continue chains (:mod:`mcmc_pairs.handrolled._common`): from each chain's last point,
         on its own stream; a valid continuation, not bit for bit one longer run
-        (see :func:`handrolled.mh.sample_independence`).
+        (see :func:`mcmc_pairs.handrolled.mh.sample_independence`).
 
     Returns
     -------
@@ -249,5 +249,5 @@ def sample_independence(
         chains=chains,
         random_seed=random_seed,
         state=state,
-        sampler="handrolled.mh_normal:sample_independence",
+        sampler="mcmc_pairs.handrolled.mh_normal:sample_independence",
     )

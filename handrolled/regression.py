@@ -34,8 +34,8 @@ Two samplers with the contract's signature:
 - :func:`sample_blocked`: draws ``(beta0, beta1)`` jointly, then ``sigma2``; it
   mixes well without thinning.
 
-The data (``women``, ``Davis``) and their checks live in :mod:`pairdata.regression`;
-the exact posterior, by 1-D quadrature, in :mod:`comparisons.pairs.regression`.
+The data (``women``, ``Davis``) and their checks live in :mod:`mcmc_pairs.pairdata.regression`;
+the exact posterior, by 1-D quadrature, in :mod:`mcmc_pairs.comparisons.pairs.regression`.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from handrolled._common import chain_streams, map_chains, resume_state, save_state
-from pairdata.checks import check_sampler_args
-from pairdata.regression import validate_data
+from mcmc_pairs.handrolled._common import chain_streams, map_chains, resume_state, save_state
+from mcmc_pairs.pairdata.checks import check_sampler_args
+from mcmc_pairs.pairdata.regression import validate_data
 
 VARIABLES = ("beta0", "beta1", "sigma2")
 """Posterior variables, all scalars."""
@@ -63,10 +63,10 @@ MAX_THIN = 100_000
 _CHUNK_SWEEPS = 1 << 20
 """Sweeps whose random numbers are drawn at once (bounds memory, not results)."""
 
-SAMPLER = "handrolled.regression:sample"
+SAMPLER = "mcmc_pairs.handrolled.regression:sample"
 """Name under which :func:`sample` writes its ``state``."""
 
-SAMPLER_BLOCKED = "handrolled.regression:sample_blocked"
+SAMPLER_BLOCKED = "mcmc_pairs.handrolled.regression:sample_blocked"
 """Name under which :func:`sample_blocked` writes its ``state``."""
 
 # Index of each sufficient statistic in the array made by sufficient_statistics.
@@ -651,7 +651,7 @@ def sample(
     thin : int, optional
         Sweeps per kept draw; None for :func:`default_thin`.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``point`` (chains, 3), each chain's last ``(beta0, beta1, sigma2)``
         (after its last sweep, thinned or not), and ``rngs``. A continuation
         runs ``tune`` and then ``draws`` thinned draws from that point on the
@@ -662,7 +662,7 @@ def sample(
         match without changing every run's draws.
     cores : int or None
         Chains run in parallel on up to this many threads (default: every
-        available core, :func:`handrolled._common.map_chains`); the draws are
+        available core, :func:`mcmc_pairs.handrolled._common.map_chains`); the draws are
         the same bit for bit whatever ``cores`` is.
 
     Returns
@@ -708,7 +708,7 @@ def sample_blocked(
     thin : int
         Sweeps per kept draw, >= 1.
     state : dict, optional
-        Continue chains (the protocol of :mod:`handrolled._common`): keys
+        Continue chains (the protocol of :mod:`mcmc_pairs.handrolled._common`): keys
         ``point`` and ``rngs``, as in :func:`sample`. A continuation
         runs ``tune`` and then ``draws`` thinned draws from that point on the
         chain's own stream: a valid continuation of the same chain but *not*
@@ -718,7 +718,7 @@ def sample_blocked(
         match without changing every run's draws.
     cores : int or None
         Chains run in parallel on up to this many threads (default: every
-        available core, :func:`handrolled._common.map_chains`); the draws are
+        available core, :func:`mcmc_pairs.handrolled._common.map_chains`); the draws are
         the same bit for bit whatever ``cores`` is.
 
     Returns

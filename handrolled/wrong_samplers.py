@@ -5,7 +5,7 @@ hand-written sampler really makes (a dropped Hastings term, a rate passed as a
 scale, the current token left in its counts, ...). Each pair names its own in
 its ``wrong`` field (``comparisons/pairs/<name>.py``); the tests, ``make
 power`` and the notebooks run them from there, and any of them can be passed
-as ``--sampler handrolled.wrong_samplers:<name>``.
+as ``--sampler mcmc_pairs.handrolled.wrong_samplers:<name>``.
 """
 
 import math
@@ -13,11 +13,15 @@ import math
 import numpy as np
 from numba import njit
 
-from handrolled import mh as mh_
-from handrolled import mh_beta as mb_
-from handrolled import mh_normal as mn_
-from handrolled.bivariate_normal import validate_data
-from handrolled.regression import beta1_given_rest, precision_given_rest, sample_beta0_given_rest
+from mcmc_pairs.handrolled import mh as mh_
+from mcmc_pairs.handrolled import mh_beta as mb_
+from mcmc_pairs.handrolled import mh_normal as mn_
+from mcmc_pairs.handrolled.bivariate_normal import validate_data
+from mcmc_pairs.handrolled.regression import (
+    beta1_given_rest,
+    precision_given_rest,
+    sample_beta0_given_rest,
+)
 
 
 def bivariate_gibbs_without_shrinkage(data, *, draws, tune, chains, random_seed):
@@ -46,7 +50,7 @@ def bivariate_independent_marginals(data, *, draws, tune, chains, random_seed):
 
 def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
     """Blocked regression Gibbs that passes the Gamma *rate* where NumPy wants a scale."""
-    from handrolled import regression as reg
+    from mcmc_pairs.handrolled import regression as reg
 
     d = reg.validate_data(data)
     stats = reg.sufficient_statistics(d["height"], d["weight"])
@@ -65,7 +69,7 @@ def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
 
 def bayes_net_gibbs_ignoring_children(data, *, draws, tune, chains, random_seed):
     """Gibbs on the network that conditions each node on its parents only, not its blanket."""
-    from handrolled import bayes_net as bnet
+    from mcmc_pairs.handrolled import bayes_net as bnet
 
     d = bnet.validate_data(data)
     cpts, evidence = d["cpts"], d["evidence"]
@@ -165,7 +169,7 @@ def regression_blocked_sse_not_halved(data, *, draws, tune, chains, random_seed)
     The rate forgets the 1/2 in front of the sum of squared residuals, so the noise
     variance is drawn about twice as large as it should be.
     """
-    from handrolled import regression as reg
+    from mcmc_pairs.handrolled import regression as reg
 
     d = reg.validate_data(data)
     stats = reg.sufficient_statistics(d["height"], d["weight"])
@@ -203,10 +207,10 @@ def regression_gibbs_variance_as_sd(data, *, draws, tune, chains, random_seed):
     """WRONG conditional variance: ``beta1`` drawn with the variance as its sd.
 
     The seed's one-at-a-time Gibbs sampler (thinned as
-    :func:`handrolled.regression.sample`) draws ``beta1 = mean + var * z`` instead of
+    :func:`mcmc_pairs.handrolled.regression.sample`) draws ``beta1 = mean + var * z`` instead of
     ``mean + sd * z``, the ``np.random.normal(mean, var)`` slip.
     """
-    from handrolled import regression as reg
+    from mcmc_pairs.handrolled import regression as reg
 
     d = reg.validate_data(data)
     stats = reg.sufficient_statistics(d["height"], d["weight"])
@@ -231,7 +235,7 @@ def bayes_net_right_marginals_wrong_dependence(data, *, draws, tune, chains, ran
     Each node's draws are exactly right; the joint is not (B and C, B and D are
     dependent given A and E).
     """
-    from handrolled import bayes_net as bnet
+    from mcmc_pairs.handrolled import bayes_net as bnet
 
     d = bnet.validate_data(data)
     marginals = bnet.exact_posterior(d["cpts"], d["evidence"])
@@ -249,7 +253,7 @@ def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, r
     (E) is clamped: E is resampled from P(E | C) inside the state, so C is
     conditioned on a random E instead of the evidence.
     """
-    from handrolled import bayes_net as bnet
+    from mcmc_pairs.handrolled import bayes_net as bnet
 
     d = bnet.validate_data(data)
     cpts, evidence = d["cpts"], d["evidence"]
@@ -304,7 +308,7 @@ def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta
 
 def lda_gibbs_keeping_the_current_token(data, *, draws, tune, chains, random_seed):
     """Collapsed Gibbs that forgets to remove the current token before resampling it."""
-    from handrolled import lda
+    from mcmc_pairs.handrolled import lda
 
     d = lda.validate_data(data)
     D, K, V, N = d["D"], d["K"], d["V"], d["N"]

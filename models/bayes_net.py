@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import pymc as pm
 import pytensor.tensor as pt
 
-from pairdata.bayes_net import validate_data
+from mcmc_pairs.pairdata.bayes_net import validate_data
 
 PARENTS: dict[str, tuple[str, ...]] = {
     "A": (),
@@ -38,7 +38,7 @@ def build_model(data: Mapping) -> pm.Model:
     Parameters
     ----------
     data : mapping
-        Keys ``cpts`` and ``evidence`` as in :mod:`pairdata.bayes_net`.
+        Keys ``cpts`` and ``evidence`` as in :mod:`mcmc_pairs.pairdata.bayes_net`.
 
     Returns
     -------
@@ -48,7 +48,7 @@ def build_model(data: Mapping) -> pm.Model:
     Raises
     ------
     ValueError
-        For bad data (see :func:`pairdata.bayes_net.validate_data`).
+        For bad data (see :func:`mcmc_pairs.pairdata.bayes_net.validate_data`).
     """
     data = validate_data(data)
     cpts, evidence = data["cpts"], data["evidence"]

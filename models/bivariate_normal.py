@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pymc as pm
 
-from pairdata.bivariate_normal import validate_data
+from mcmc_pairs.pairdata.bivariate_normal import validate_data
 
 
 def build_model(data: Mapping) -> pm.Model:

@@ -27,7 +27,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
-from pairdata.lda import validate_data
+from mcmc_pairs.pairdata.lda import validate_data
 
 DENSE_FILL = 0.25
 """Share of observed (document, word) cells from which the likelihood uses ``theta @ phi``."""
@@ -40,7 +40,7 @@ def build_model(data: Mapping) -> pm.Model:
     ----------
     data : mapping
         ``docs``, ``V``, ``K``, ``alpha``, ``beta`` (see
-        :func:`pairdata.lda.validate_data`).
+        :func:`mcmc_pairs.pairdata.lda.validate_data`).
 
     Returns
     -------

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import pymc as pm
 
-from pairdata.mh_normal import validate_data
+from mcmc_pairs.pairdata.mh_normal import validate_data
 
 
 def build_model(data: Mapping) -> pm.Model:
@@ -22,7 +22,7 @@ def build_model(data: Mapping) -> pm.Model:
     ----------
     data : mapping
         ``mu``, ``sigma``, ``proposal_sd`` (checked by
-        :func:`pairdata.mh_normal.validate_data`; ``proposal_sd`` is unused).
+        :func:`mcmc_pairs.pairdata.mh_normal.validate_data`; ``proposal_sd`` is unused).
 
     Returns
     -------

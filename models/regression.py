@@ -1,6 +1,6 @@
 """PyMC twin of the weight–height regression (seed ``000_c903dc61037307e8.txt``).
 
-Hand-rolled side: :mod:`handrolled.regression`. The model states the seed's
+Hand-rolled side: :mod:`mcmc_pairs.handrolled.regression`. The model states the seed's
 priors directly: ``beta0 ~ N(0, m0)`` and ``beta1 ~ N(0, m1)`` with *variances*
 ``m0``, ``m1`` (so ``sigma = sqrt(m)``), ``sigma2 ~ InvGamma(epsilon, epsilon)``
 and ``weight ~ N(beta0 + beta1 * height, sigma2)``.
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import pymc as pm
 
-from pairdata.regression import validate_data
+from mcmc_pairs.pairdata.regression import validate_data
 
 
 def build_model(data: Mapping) -> pm.Model:
@@ -23,7 +23,7 @@ def build_model(data: Mapping) -> pm.Model:
     ----------
     data : mapping
         ``height`` (N,), ``weight`` (N,), ``m0``, ``m1``, ``epsilon``; checked
-        by :func:`pairdata.regression.validate_data`.
+        by :func:`mcmc_pairs.pairdata.regression.validate_data`.
 
     Returns
     -------

@@ -53,12 +53,12 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from comparisons.registry import get_pair
-from comparisons.run import run_pair
-from handrolled import bayes_net as bn
-from handrolled import markov_chains as mc
-from models.bayes_net import build_model
-from pairdata.bayes_net import default_data
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import bayes_net as bn
+from mcmc_pairs.handrolled import markov_chains as mc
+from mcmc_pairs.models.bayes_net import build_model
+from mcmc_pairs.pairdata.bayes_net import default_data
 
 
 def show(*functions):

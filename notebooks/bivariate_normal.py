@@ -62,12 +62,12 @@ import xarray as xr
 from IPython.display import Markdown, display
 from scipy import stats
 
-from comparisons.registry import get_pair
-from comparisons.run import run_pair
-from handrolled import bivariate_normal as gibbs
-from handrolled import wrong_samplers
-from models.bivariate_normal import build_model
-from pairdata.bivariate_normal import default_data
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import bivariate_normal as gibbs
+from mcmc_pairs.handrolled import wrong_samplers
+from mcmc_pairs.models.bivariate_normal import build_model
+from mcmc_pairs.pairdata.bivariate_normal import default_data
 
 
 def show(*functions):

@@ -57,12 +57,12 @@ import pandas as pd
 from IPython.display import Markdown, display
 from scipy import special, stats
 
-from comparisons.pairs import lda as lda_pair
-from comparisons.registry import get_pair
-from comparisons.run import run_pair
-from handrolled import _lda_kernels, lda, wrong_samplers
-from models.lda import build_model
-from pairdata.lda import BARS_SIDE, bars_corpus, default_data
+from mcmc_pairs.comparisons.pairs import lda as lda_pair
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import _lda_kernels, lda, wrong_samplers
+from mcmc_pairs.models.lda import build_model
+from mcmc_pairs.pairdata.lda import BARS_SIDE, bars_corpus, default_data
 
 
 def show(*functions):
@@ -198,7 +198,7 @@ show(bars_corpus)
 # and with 100 tokens per document the data dominate them. A Dirichlet with
 # $\alpha < 1$ has a density that goes to infinity at the simplex's edges, which
 # in NUTS's unconstrained space becomes long exponential tails that cost it
-# several times more steps (`pairdata.lda.default_data`). The comparison does
+# several times more steps (`mcmc_pairs.pairdata.lda.default_data`). The comparison does
 # not need the model to be the simulator: both sides sample the *same*
 # posterior, whatever prior it has.
 #

@@ -40,8 +40,8 @@
 # $\hat E f = \frac{1}{n - m}\sum_{i=m+1}^{n} f(x_i)$ estimates $E(f)$ (seed 003).
 #
 # This example has no PyMC twin: the exact answers are known, and the
-# hand-written functions in `handrolled.markov_chains` and
-# `handrolled.monte_carlo` are checked against them and against library
+# hand-written functions in `mcmc_pairs.handrolled.markov_chains` and
+# `mcmc_pairs.handrolled.monte_carlo` are checked against them and against library
 # routines. `draws` is the number of steps kept per simulated chain, `tune` the
 # burn-in $m$.
 
@@ -63,8 +63,8 @@ import pandas as pd
 import scipy.linalg
 from IPython.display import Markdown, display
 
-from handrolled import markov_chains as mc
-from handrolled import monte_carlo
+from mcmc_pairs.handrolled import markov_chains as mc
+from mcmc_pairs.handrolled import monte_carlo
 
 
 def show(*functions):

@@ -74,15 +74,15 @@ import pandas as pd
 from IPython.display import Markdown, display
 from scipy import stats
 
-import pairdata.mh_beta
-import pairdata.mh_normal
-from comparisons.registry import get_pair
-from comparisons.run import resolve_settings, run_pair
-from handrolled import markov_chains as mc
-from handrolled import mh, mh_beta, mh_normal, wrong_samplers
-from handrolled._common import chain_streams
-from models import mh_beta as mh_beta_model
-from models import mh_normal as mh_normal_model
+import mcmc_pairs.pairdata.mh_beta
+import mcmc_pairs.pairdata.mh_normal
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
+from mcmc_pairs.handrolled import markov_chains as mc
+from mcmc_pairs.handrolled import mh, mh_beta, mh_normal, wrong_samplers
+from mcmc_pairs.handrolled._common import chain_streams
+from mcmc_pairs.models import mh_beta as mh_beta_model
+from mcmc_pairs.models import mh_normal as mh_normal_model
 
 
 def show(*functions):
@@ -166,7 +166,7 @@ show(mh.update_log_scale)
 # every uniform):
 
 # %%
-check_data = pairdata.mh_normal.default_data()
+check_data = mcmc_pairs.pairdata.mh_normal.default_data()
 compiled = mh_normal.sample(check_data, draws=300, tune=100, chains=2, random_seed=seed,
                             adapt=False)  # fmt: skip
 rng = chain_streams(seed, 2, None)[0]
@@ -250,7 +250,7 @@ for name, proposal in (("Q", Q3), ("another Q", other_Q)):
 #    \quad \mu = 10,\ \sigma = 5, \quad \text{proposal } N(x, 1). $$
 
 # %%
-normal_data = pairdata.mh_normal.default_data()
+normal_data = mcmc_pairs.pairdata.mh_normal.default_data()
 print(normal_data)
 show(mh_normal.normal_logdensity, mh_normal.normal_density)
 show(mh_normal.target, mh_normal.proposal_density)
@@ -311,7 +311,7 @@ checks_summary(normal_result)
 # the target here. The two are close but not the same distribution:
 
 # %%
-beta_data = pairdata.mh_beta.default_data()
+beta_data = mcmc_pairs.pairdata.mh_beta.default_data()
 print(beta_data)
 for a in (2.31, 2.37):
     target = stats.beta(a, beta_data["b"])

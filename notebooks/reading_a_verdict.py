@@ -49,9 +49,9 @@ import pandas as pd
 from IPython.display import display
 from scipy import stats
 
-from comparisons import agreement
-from comparisons.registry import get_pair
-from comparisons.run import run_pair
+from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.run import run_pair
 
 pd.set_option("display.width", 120)
 pair = get_pair("bivariate_normal")

@@ -53,12 +53,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from comparisons.pairs import regression as reference
-from comparisons.registry import get_pair
-from comparisons.run import run_pair
-from handrolled import regression as reg
-from models.regression import build_model
-from pairdata.regression import default_data
+from mcmc_pairs.comparisons.pairs import regression as reference
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import regression as reg
+from mcmc_pairs.models.regression import build_model
+from mcmc_pairs.pairdata.regression import default_data
 
 
 def show(*functions):

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from pairdata.checks import check_mapping
+from mcmc_pairs.pairdata.checks import check_mapping
 
 NODES: tuple[str, ...] = ("A", "B", "C", "D", "E")
 """Node names in topological order (the keys of ``cpts``)."""

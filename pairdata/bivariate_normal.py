@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from pairdata.checks import check_mapping, finite_array, finite_scalar
+from mcmc_pairs.pairdata.checks import check_mapping, finite_array, finite_scalar
 
 
 def default_data() -> dict:

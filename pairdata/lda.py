@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pairdata.checks import check_mapping, integer_at_least, positive_scalar
+from mcmc_pairs.pairdata.checks import check_mapping, integer_at_least, positive_scalar
 
 BARS_SIDE = 5
 """Side of a bars image: V = 25 words (pixels), K = 10 bars."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pairdata.checks import check_mapping, positive_scalar
+from mcmc_pairs.pairdata.checks import check_mapping, positive_scalar
 
 
 def default_data() -> dict:

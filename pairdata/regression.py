@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pairdata.checks import check_mapping, finite_array, positive_scalar
+from mcmc_pairs.pairdata.checks import check_mapping, finite_array, positive_scalar
 
 DATA_DIR = Path(__file__).parent / "files"
 """Folder of the shipped CSV files (see ``files/README.md``)."""

@@ -5,7 +5,7 @@ independent quantities, so every rejection is a false alarm. One side mixes
 like NUTS (rho = 0.3 for every quantity), the other like a Gibbs sampler
 (rho drawn from U(0.5, ``rho_max``) per quantity): the two sides are thinned
 by very different ESS, which is where the check had gone wrong (see
-:mod:`comparisons.energy`). Writes ``benchmarks/energy_size.md``: the
+:mod:`mcmc_pairs.comparisons.energy`). Writes ``benchmarks/energy_size.md``: the
 rejection rates at nominal 5 %, 1 % and 0.1 % with 95 % Clopper-Pearson
 intervals.
 """
@@ -25,8 +25,8 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from comparisons import energy  # noqa: E402
-from comparisons.files import write_atomic  # noqa: E402
+from mcmc_pairs.comparisons import energy  # noqa: E402
+from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
 
 SETTINGS = ((2, 0.95), (30, 0.95), (130, 0.95), (130, 0.5))
 """(quantities, rho_max of the slow side): with rho_max = 0.5 both sides are thinned alike."""

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
-from comparisons.contract import resumable
-from comparisons.loading import resolve
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons.contract import resumable
+from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.registry import get_pair
 
 KINDS = ("mean", "sd", "corr")
 

@@ -16,11 +16,11 @@ Writes ``benchmarks/power.md`` and ``benchmarks/power.json``, in three sections
   - **Catalogue bugs** (``Pair.wrong``): detected by ``compare`` (``disagree``;
     not-``agree`` shown too).
 
-* ``validation``: Geweke's test and SBC (:func:`comparisons.validation.validate`,
+* ``validation``: Geweke's test and SBC (:func:`mcmc_pairs.comparisons.validation.validate`,
   sizes in :data:`SIZES`) on the pairs that declare a prior, correct and wrong
   samplers; SBC of the PyMC twin (``--sampler pymc``) on :data:`TWIN_SBC`.
 * ``zoo``: every model of the calibration zoo (:data:`zoo.MODELS`), brought to
-  the harness as a user's model is (:func:`comparisons.byom.model_pair` with its
+  the harness as a user's model is (:func:`mcmc_pairs.comparisons.byom.model_pair` with its
   data file): false alarms of its correct sampler over ``--zoo-seeds`` seeds
   against the 1 % target, its undecided rates, the planted bug's catch rate
   against the 95 % target, and SBC's false-fail rate on the correct sampler
@@ -34,7 +34,7 @@ sampler, check, seed). A task's randomness comes from its seed only and it runs
 on one BLAS thread, so every record is the same on any number of workers.
 
 **Where they run.** On a Dask client from
-:func:`comparisons.parallel.open_client`, the layer ``validate`` uses: by default
+:func:`mcmc_pairs.comparisons.parallel.open_client`, the layer ``validate`` uses: by default
 a LocalCluster of ``--workers`` single-threaded processes (one per core);
 ``--scheduler ADDRESS`` a running cluster (its workers must see this checkout at
 the same path, with the project installed; ``scripts/power.py`` and
@@ -96,13 +96,13 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 
 import planted  # noqa: E402
 
-from comparisons import agreement, run  # noqa: E402
-from comparisons import validation as v  # noqa: E402
-from comparisons.contract import SamplerError  # noqa: E402
-from comparisons.errors import one_line  # noqa: E402
-from comparisons.files import writable_dir, write_atomic  # noqa: E402
-from comparisons.parallel import SYNCHRONOUS, open_client  # noqa: E402
-from comparisons.registry import PAIRS, get_pair  # noqa: E402
+from mcmc_pairs.comparisons import agreement, run  # noqa: E402
+from mcmc_pairs.comparisons import validation as v  # noqa: E402
+from mcmc_pairs.comparisons.contract import SamplerError  # noqa: E402
+from mcmc_pairs.comparisons.errors import one_line  # noqa: E402
+from mcmc_pairs.comparisons.files import writable_dir, write_atomic  # noqa: E402
+from mcmc_pairs.comparisons.parallel import SYNCHRONOUS, open_client  # noqa: E402
+from mcmc_pairs.comparisons.registry import PAIRS, get_pair  # noqa: E402
 
 SECTIONS = ("pairs", "validation", "zoo")
 """What ``--sections`` may name: ``compare`` on the pairs, Geweke and SBC on them, the zoo."""
@@ -203,8 +203,8 @@ def zoo_task(
     name: str, model: str, data: str, correct: str, bug: str, seed: int, settings: dict
 ) -> list[dict]:
     """Compare a zoo model's correct sampler and its planted bug at ``seed`` with one PyMC run."""
-    from comparisons.byom import model_pair
-    from comparisons.datafile import read_data
+    from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
 
     pair = model_pair(model, read_data(data), name=name)
     reference = None
@@ -269,8 +269,8 @@ def zoo_sbc_task(
     name: str, model: str, data: str, sampler: str, seed: int, sizes: dict
 ) -> list[dict]:
     """SBC of a zoo model's correct sampler at one seed, in this process."""
-    from comparisons.byom import model_pair
-    from comparisons.datafile import read_data
+    from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
 
     def once():
         pair = model_pair(model, read_data(data), sampler=sampler, name=name)
@@ -1125,7 +1125,8 @@ def render_zoo(doc: dict, records: list[dict]) -> list[str]:
         "## The calibration zoo",
         "",
         "Every model of `zoo/` (`zoo/README.md`), brought to the harness as a user brings a "
-        "model (`comparisons.byom.model_pair` with the model's data file): per seed one PyMC "
+        "model (`mcmc_pairs.comparisons.byom.model_pair` with the model's data file): "
+        "per seed one PyMC "
         f"run at {at}, against which its correct sampler (`sample`) and its planted bug "
         "(`sample_planted_bug`) are compared (`run_pair(pymc_from=...)`), with the sequential "
         f"design of the pairs. Seeds: {seeds.get('zoo_seeds', 0)} per model for `compare`, "

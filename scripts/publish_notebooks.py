@@ -50,7 +50,7 @@ from pygments.formatters import HtmlFormatter
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from comparisons.files import write_atomic  # noqa: E402
+from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
 
 NOTEBOOK_DIR = ROOT / "notebooks"
 HTML_DIR = NOTEBOOK_DIR / "html"

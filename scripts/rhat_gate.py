@@ -4,7 +4,7 @@ Correct chains are stationary AR(1) processes (4 chains, independent across
 quantities, lag-one correlation ``rho``): every R-hat alarm on them is a false
 one. For each setting the script counts the runs in which at least one of the
 side's ``m`` quantities fails the gate, under the fixed rule (R-hat < 1.01) and
-under the rule of :func:`comparisons.agreement.rhat_threshold` (1.01, raised
+under the rule of :func:`mcmc_pairs.comparisons.agreement.rhat_threshold` (1.01, raised
 for many quantities or few effective draws so that the family-wise rate stays
 at most ``alpha``), and writes ``benchmarks/rhat_gate.md``.
 """
@@ -23,8 +23,8 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from comparisons import agreement  # noqa: E402
-from comparisons.files import write_atomic  # noqa: E402
+from mcmc_pairs.comparisons import agreement  # noqa: E402
+from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
 
 SETTINGS = ((1, 0.0), (1, 0.8), (50, 0.5), (50, 0.8), (650, 0.5))
 """(quantities, rho) of each row: with rho <= 0.8 the chains' bulk ESS is about 440

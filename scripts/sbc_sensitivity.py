@@ -1,6 +1,6 @@
 """Measure what an SBC pass certifies on regression, and check it by planting shifts.
 
-1. The statement of :func:`comparisons.sbc.sensitivity` (the smallest mean shift
+1. The statement of :func:`mcmc_pairs.comparisons.sbc.sensitivity` (the smallest mean shift
    and sd ratios detected with 95 % power) for runs of ``regression``'s correct
    blocked Gibbs at 50, 100, 200 and 800 replications (seed 11, 1,000 draws,
    tune 50).
@@ -24,18 +24,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from comparisons import validation as v  # noqa: E402
-from comparisons.registry import get_pair  # noqa: E402
+from mcmc_pairs.comparisons import validation as v  # noqa: E402
+from mcmc_pairs.comparisons.registry import get_pair  # noqa: E402
 
 SETTINGS = {"draws": 1000, "tune": 50}
-RIGHT = "handrolled.regression:sample_blocked"
+RIGHT = "mcmc_pairs.handrolled.regression:sample_blocked"
 
 
 def distorted(shift: float = 0.0, scale: float = 1.0):
     """Return the correct blocked Gibbs with ``beta0`` moved ``shift`` sd, spread ``scale``."""
 
     def sample(data, *, draws, tune, chains, random_seed):
-        from handrolled import regression
+        from mcmc_pairs.handrolled import regression
 
         out = regression.sample_blocked(
             data, draws=draws, tune=tune, chains=chains, random_seed=random_seed

@@ -4,11 +4,11 @@ For uniform discrete ranks on ``0 .. L`` (``L = 99``, what a calibrated sampler
 gives) and ``R`` ranked replications, the fraction of samples each test rejects
 at nominal 0.05 and 0.01, with its Monte Carlo standard error:
 
-- ``ecdf band``: :func:`comparisons.sbc.band_p_value`, the ECDF band test that
+- ``ecdf band``: :func:`mcmc_pairs.comparisons.sbc.band_p_value`, the ECDF band test that
   SBC's verdict uses (its null distribution simulated with another seed than
   the samples here);
-- ``chi-square``: :func:`comparisons.sbc.chi2_p_value` on
-  :func:`comparisons.sbc.default_bins` equal bins (the verdict's test before);
+- ``chi-square``: :func:`mcmc_pairs.comparisons.sbc.chi2_p_value` on
+  :func:`mcmc_pairs.comparisons.sbc.default_bins` equal bins (the verdict's test before);
 - ``arviz pot_c (midpoint PIT)``: ``arviz_stats``' ``uniformity_test`` (default
   method ``pot_c``) on ``(rank + 0.5) / (L + 1)``, the PIT values the SBC report
   gave ``arviz_plots.plot_ecdf_pit`` before;
@@ -38,7 +38,7 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from comparisons import sbc  # noqa: E402
+from mcmc_pairs.comparisons import sbc  # noqa: E402
 
 L = sbc.SBC_RANK_DRAWS
 SIZES = (50, 100, 200, 500)
@@ -104,7 +104,7 @@ Produced by `{COMMAND}` in {elapsed:.0f} s (seed {SEED}). Ranks on 0 .. L, L = {
 R ranked replications. "calibrated": the rejection rate lies within nominal ± 2 Monte
 Carlo standard errors (se = sqrt(alpha (1 - alpha) / {NULL_SAMPLES:,}) samples).
 
-SBC's verdict uses the ECDF band test (`comparisons.sbc.band_p_value`; Säilynoja,
+SBC's verdict uses the ECDF band test (`mcmc_pairs.comparisons.sbc.band_p_value`; Säilynoja,
 Bürkner & Vehtari 2022): the smallest pointwise binomial tail probability of the
 ECDF of the ranks at i / (L + 1), its null distribution simulated once per (R, L)
 from {sbc.BAND_SIMULATIONS:,} uniform rank samples (seed {sbc.BAND_SEED}, another

@@ -4,7 +4,7 @@ A z-score ``(estimate - exact) / mcse`` has heavier tails than a normal because
 the MCSE in its denominator is itself estimated, and how much heavier depends on
 the statistic: a mean's MCSE rests on one ESS, a quantile's on the ESS of an
 indicator and the spacing of order statistics, an sd's on the ESS of squared
-deviations and a fourth moment. :data:`comparisons.agreement.Z_DF` gives each
+deviations and a fourth moment. :data:`mcmc_pairs.comparisons.agreement.Z_DF` gives each
 statistic the degrees of freedom of the Student-t its p-values come from.
 
 For each correct sampler with an exact reference (its pair's default draws,
@@ -35,11 +35,11 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from comparisons import agreement  # noqa: E402
-from comparisons.files import write_atomic  # noqa: E402
-from comparisons.loading import resolve  # noqa: E402
-from comparisons.registry import get_pair  # noqa: E402
-from comparisons.run import resolve_settings  # noqa: E402
+from mcmc_pairs.comparisons import agreement  # noqa: E402
+from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
+from mcmc_pairs.comparisons.loading import resolve  # noqa: E402
+from mcmc_pairs.comparisons.registry import get_pair  # noqa: E402
+from mcmc_pairs.comparisons.run import resolve_settings  # noqa: E402
 
 SAMPLERS = (
     ("bivariate_normal", "gibbs"),
@@ -126,7 +126,7 @@ def render(z: pd.DataFrame, runs: int, seconds: float, command: str) -> str:
         "statistic's chosen degrees of freedom (df) and with 30. *chosen df*: the largest "
         f"of {', '.join(map(str, CANDIDATES))} whose predictions no count exceeds "
         f"significantly (one-sided Poisson test at {LEVEL:g} at each point); "
-        "`comparisons.agreement.Z_DF` uses it.",
+        "`mcmc_pairs.comparisons.agreement.Z_DF` uses it.",
         "",
         "| statistic | z-scores | "
         + " | ".join(f"\\|z\\| > {x:g}" for x in POINTS)

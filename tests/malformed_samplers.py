@@ -1,6 +1,6 @@
 """Samplers that break the contract or crash: bad input, answered with exit 2.
 
-Unlike the catalogue of wrong samplers (:mod:`handrolled.wrong_samplers`), whose
+Unlike the catalogue of wrong samplers (:mod:`mcmc_pairs.handrolled.wrong_samplers`), whose
 draws are wrong but well formed, these return the wrong names or shapes, or
 raise. They keep the contract's signature, so they can be passed as
 ``--sampler tests/malformed_samplers.py:<name>``.
@@ -26,7 +26,7 @@ def bivariate_raises(data, *, draws, tune, chains, random_seed):
 
 def regression_raises_midway(data, *, draws, tune, chains, random_seed):
     """Correct blocked Gibbs that fails on some data sets, as a buggy sampler does midway."""
-    from handrolled import regression as reg
+    from mcmc_pairs.handrolled import regression as reg
 
     if random_seed is not None and random_seed % 16 == 3:
         raise FloatingPointError("sigma2 underflowed to zero")

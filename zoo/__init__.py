@@ -7,7 +7,7 @@ and ``sample_planted_bug``, the same sampler with one bug whose size in posterio
 sd is stated in ``zoo/README.md``. The model and the sampler share no code.
 
 They are brought to the harness exactly as a user brings a model
-(:func:`comparisons.byom.model_pair`); ``make test`` runs each one small
+(:func:`mcmc_pairs.comparisons.byom.model_pair`); ``make test`` runs each one small
 (``tests/zoo``) and ``make power`` measures the verdicts' error rates on them
 (``scripts/power.py``, section "zoo").
 """

@@ -10,7 +10,7 @@ so only the mean and sd are compared.
 
 The enumeration states the network (:data:`GRAPH`) itself: the PyMC model and
 the hand-written sampler state it too, each on its own, and share only the
-data (:mod:`pairdata.bayes_net`).
+data (:mod:`mcmc_pairs.pairdata.bayes_net`).
 
 Validation (Geweke's test, SBC): the prior of the unobserved nodes is forward
 sampling of the network (:func:`prior`) with the evidence nodes dropped; the
@@ -30,9 +30,9 @@ import pandas as pd
 import xarray as xr
 from scipy import special
 
-from comparisons.loading import load_callable
-from comparisons.pair import ExactMarginal, Pair, Section
-from pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_nodes, validate_data
+from mcmc_pairs.comparisons.loading import load_callable
+from mcmc_pairs.comparisons.pair import ExactMarginal, Pair, Section
+from mcmc_pairs.pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_nodes, validate_data
 
 GRAPH: dict[str, tuple[str, ...]] = {
     "A": (),
@@ -127,7 +127,9 @@ def acceptance_table(result) -> list[Section]:
     d = validate_data(result.data)
     rng = np.random.default_rng(2026)
     # The section shows the hand-rolled rejection sampler at work: named, not imported.
-    fractions = load_callable("handrolled.bayes_net:acceptance_fractions", argument="report")
+    fractions = load_callable(
+        "mcmc_pairs.handrolled.bayes_net:acceptance_fractions", argument="report"
+    )
     observed, exact_fraction = fractions(d["cpts"], EVIDENCE_SEQUENCE, 20_000, rng)
     table = pd.DataFrame(
         {"kept (observed)": observed, "P(evidence) (exact)": exact_fraction},
@@ -259,10 +261,10 @@ PAIR = Pair(
     title="Five-node Bayesian network given evidence: Gibbs and rejection sampling",
     seed="004_7d03fa5e79bcb9b6.txt",
     load_data=default_data,
-    model="models.bayes_net:build_model",
+    model="mcmc_pairs.models.bayes_net:build_model",
     handrolled={
-        "gibbs": "handrolled.bayes_net:sample",
-        "rejection": "handrolled.bayes_net:sample_rejection",
+        "gibbs": "mcmc_pairs.handrolled.bayes_net:sample",
+        "rejection": "mcmc_pairs.handrolled.bayes_net:sample_rejection",
     },
     variables=free_nodes(default_data()["evidence"]),
     derived=log_joint_of_draws,
@@ -275,12 +277,14 @@ PAIR = Pair(
     simulate=simulate,
     log_likelihood=log_likelihood,
     wrong={
-        "gibbs_ignoring_children": "handrolled.wrong_samplers:bayes_net_gibbs_ignoring_children",
+        "gibbs_ignoring_children": (
+            "mcmc_pairs.handrolled.wrong_samplers:bayes_net_gibbs_ignoring_children"
+        ),
         "right_marginals_wrong_dependence": (
-            "handrolled.wrong_samplers:bayes_net_right_marginals_wrong_dependence"
+            "mcmc_pairs.handrolled.wrong_samplers:bayes_net_right_marginals_wrong_dependence"
         ),
         "gibbs_without_evidence_on_children": (
-            "handrolled.wrong_samplers:bayes_net_gibbs_without_evidence_on_children"
+            "mcmc_pairs.handrolled.wrong_samplers:bayes_net_gibbs_without_evidence_on_children"
         ),
     },
 )

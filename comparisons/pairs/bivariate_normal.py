@@ -8,8 +8,8 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from comparisons.pair import PROBS, ExactMarginal, Pair
-from pairdata.bivariate_normal import default_data, validate_data
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.pairdata.bivariate_normal import default_data, validate_data
 
 
 def covariance(data: Mapping) -> np.ndarray:
@@ -64,13 +64,17 @@ PAIR = Pair(
     title="Bivariate normal by two-dimensional Gibbs sampling",
     seed="003_032267b94d21de83.txt",
     load_data=default_data,
-    model="models.bivariate_normal:build_model",
-    handrolled={"gibbs": "handrolled.bivariate_normal:sample"},
+    model="mcmc_pairs.models.bivariate_normal:build_model",
+    handrolled={"gibbs": "mcmc_pairs.handrolled.bivariate_normal:sample"},
     variables=("x",),
     derived=log_density,
     reference=exact,
     wrong={
-        "gibbs_without_shrinkage": "handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage",
-        "independent_marginals": "handrolled.wrong_samplers:bivariate_independent_marginals",
+        "gibbs_without_shrinkage": (
+            "mcmc_pairs.handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
+        ),
+        "independent_marginals": (
+            "mcmc_pairs.handrolled.wrong_samplers:bivariate_independent_marginals"
+        ),
     },
 )

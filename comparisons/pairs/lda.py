@@ -5,7 +5,7 @@ Topics are exchangeable, so every chain settles in one of K! labellings.
 matching on the Hellinger distance between topics) before any statistic.
 Everything here (alignment, derived quantities, the validation corpus and its
 simulator) is written apart from the PyMC model and the hand-written sampler;
-the three share only the data (:mod:`pairdata.lda`).
+the three share only the data (:mod:`mcmc_pairs.pairdata.lda`).
 
 LDA on a small corpus
 ---------------------
@@ -44,8 +44,8 @@ import pandas as pd
 import xarray as xr
 from scipy.optimize import linear_sum_assignment
 
-from comparisons.pair import Pair, Section
-from pairdata.lda import default_data, validate_data
+from mcmc_pairs.comparisons.pair import Pair, Section
+from mcmc_pairs.pairdata.lda import default_data, validate_data
 
 
 def hellinger_matrix(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -340,11 +340,11 @@ PAIR = Pair(
     title="Latent Dirichlet allocation: collapsed Gibbs against NUTS on the marginalised model",
     seed="000_c903dc61037307e8.txt",
     load_data=default_data,
-    model="models.lda:build_model",
+    model="mcmc_pairs.models.lda:build_model",
     handrolled={
-        "gibbs": "handrolled.lda:sample",
-        "gibbs_fast": "handrolled.lda:sample_fast",
-        "gibbs_plain": "handrolled.lda:sample_plain",
+        "gibbs": "mcmc_pairs.handrolled.lda:sample",
+        "gibbs_fast": "mcmc_pairs.handrolled.lda:sample_fast",
+        "gibbs_plain": "mcmc_pairs.handrolled.lda:sample_plain",
     },
     variables=("theta", "phi"),
     derived=joint_quantities,
@@ -357,7 +357,7 @@ PAIR = Pair(
     test_params=test_params,
     wrong={
         "gibbs_keeping_the_current_token": (
-            "handrolled.wrong_samplers:lda_gibbs_keeping_the_current_token"
+            "mcmc_pairs.handrolled.wrong_samplers:lda_gibbs_keeping_the_current_token"
         ),
     },
 )

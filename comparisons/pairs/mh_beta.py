@@ -24,8 +24,8 @@ import numpy as np
 import xarray as xr
 from scipy import special, stats
 
-from comparisons.pair import PROBS, ExactMarginal, Pair
-from pairdata.mh_beta import default_data, validate_data
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.pairdata.mh_beta import default_data, validate_data
 
 
 def logdensity(x, data: Mapping) -> np.ndarray:
@@ -125,10 +125,10 @@ PAIR = Pair(
     title="Metropolis–Hastings on Beta(2.31, 0.627): random walk and independence sampler",
     seed="003_032267b94d21de83.txt",
     load_data=default_data,
-    model="models.mh_beta:build_model",
+    model="mcmc_pairs.models.mh_beta:build_model",
     handrolled={
-        "random_walk": "handrolled.mh_beta:sample",
-        "independence": "handrolled.mh_beta:sample_independence",
+        "random_walk": "mcmc_pairs.handrolled.mh_beta:sample",
+        "independence": "mcmc_pairs.handrolled.mh_beta:sample_independence",
     },
     variables=("x",),
     derived=log_density,
@@ -137,10 +137,10 @@ PAIR = Pair(
     pymc_steps={"metropolis": "Metropolis"},
     wrong={
         "independence_without_hastings": (
-            "handrolled.wrong_samplers:mh_beta_independence_without_hastings"
+            "mcmc_pairs.handrolled.wrong_samplers:mh_beta_independence_without_hastings"
         ),
         "random_walk_accepting_out_of_support": (
-            "handrolled.wrong_samplers:mh_beta_random_walk_accepting_out_of_support"
+            "mcmc_pairs.handrolled.wrong_samplers:mh_beta_random_walk_accepting_out_of_support"
         ),
     },
 )

@@ -20,8 +20,8 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from comparisons.pair import PROBS, ExactMarginal, Pair
-from pairdata.mh_normal import default_data, validate_data
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.pairdata.mh_normal import default_data, validate_data
 
 
 def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[str, xr.DataArray]:
@@ -82,10 +82,10 @@ PAIR = Pair(
     title="Metropolis–Hastings on Normal(10, 5): random walk and independence sampler",
     seed="003_032267b94d21de83.txt",
     load_data=default_data,
-    model="models.mh_normal:build_model",
+    model="mcmc_pairs.models.mh_normal:build_model",
     handrolled={
-        "random_walk": "handrolled.mh_normal:sample",
-        "independence": "handrolled.mh_normal:sample_independence",
+        "random_walk": "mcmc_pairs.handrolled.mh_normal:sample",
+        "independence": "mcmc_pairs.handrolled.mh_normal:sample_independence",
     },
     variables=("x",),
     derived=log_density,
@@ -94,7 +94,7 @@ PAIR = Pair(
     pymc_steps={"metropolis": "Metropolis"},
     wrong={
         "independence_without_hastings": (
-            "handrolled.wrong_samplers:mh_normal_independence_without_hastings"
+            "mcmc_pairs.handrolled.wrong_samplers:mh_normal_independence_without_hastings"
         ),
     },
 )

@@ -4,9 +4,9 @@ The exact reference comes from 1-D quadrature over ``sigma2``
 (:func:`exact_marginals`): both sides are checked against the exact means, sds
 and quantiles of ``beta0``, ``beta1`` and ``sigma2``, and against the exact
 covariances (the means of the harness's centred products). It is written here,
-apart from the hand-written sampler (:mod:`handrolled.regression`) and the
-PyMC model (:mod:`models.regression`): the three share only the data
-(:mod:`pairdata.regression`).
+apart from the hand-written sampler (:mod:`mcmc_pairs.handrolled.regression`) and the
+PyMC model (:mod:`mcmc_pairs.models.regression`): the three share only the data
+(:mod:`mcmc_pairs.pairdata.regression`).
 
 NUTS runs with nutpie's low-rank mass-matrix adaptation: on ``women`` the
 posterior correlation of ``beta0`` and ``beta1`` is about -0.998, and with the
@@ -45,8 +45,8 @@ import numpy as np
 import xarray as xr
 from scipy import optimize, special
 
-from comparisons.pair import ExactMarginal, Pair
-from pairdata.regression import default_data, validate_data
+from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
+from mcmc_pairs.pairdata.regression import default_data, validate_data
 
 REGRESSION_PRIOR = {"m0": 1.0, "m1": 1.0, "epsilon": 5.0}
 """Prior variances of ``beta0`` and ``beta1`` and the inverse-gamma shape and scale
@@ -488,10 +488,10 @@ PAIR = Pair(
     title="Weight on height: Gibbs by full conditionals, one at a time and blocked",
     seed="000_c903dc61037307e8.txt",
     load_data=default_data,
-    model="models.regression:build_model",
+    model="mcmc_pairs.models.regression:build_model",
     handrolled={
-        "gibbs": "handrolled.regression:sample",
-        "blocked": "handrolled.regression:sample_blocked",
+        "gibbs": "mcmc_pairs.handrolled.regression:sample",
+        "blocked": "mcmc_pairs.handrolled.regression:sample_blocked",
     },
     variables=("beta0", "beta1", "sigma2"),
     derived=log_density,
@@ -502,8 +502,14 @@ PAIR = Pair(
     simulate=simulate,
     log_likelihood=log_likelihood,
     wrong={
-        "blocked_rate_as_scale": "handrolled.wrong_samplers:regression_blocked_rate_as_scale",
-        "blocked_sse_not_halved": "handrolled.wrong_samplers:regression_blocked_sse_not_halved",
-        "gibbs_variance_as_sd": "handrolled.wrong_samplers:regression_gibbs_variance_as_sd",
+        "blocked_rate_as_scale": (
+            "mcmc_pairs.handrolled.wrong_samplers:regression_blocked_rate_as_scale"
+        ),
+        "blocked_sse_not_halved": (
+            "mcmc_pairs.handrolled.wrong_samplers:regression_blocked_sse_not_halved"
+        ),
+        "gibbs_variance_as_sd": (
+            "mcmc_pairs.handrolled.wrong_samplers:regression_gibbs_variance_as_sd"
+        ),
     },
 )

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from comparisons.registry import PAIRS
+from mcmc_pairs.comparisons.registry import PAIRS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -373,7 +373,7 @@ def test_a_changed_setting_or_model_file_reruns_the_task(stand_in_zoo, monkeypat
     ],
 )
 def test_bad_input_exits_2_with_one_line(stand_in_zoo, tmp_path, capsys, monkeypatch, argv, words):
-    from comparisons import parallel
+    from mcmc_pairs.comparisons import parallel
 
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 1)  # nothing listens on port 1
     argv = [a.replace("TMP", str(tmp_path)) for a in argv]

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from comparisons import agreement
+from mcmc_pairs.comparisons import agreement
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("z_calibration", ROOT / "scripts/z_calibration.py")

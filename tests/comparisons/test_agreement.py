@@ -6,12 +6,12 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons import agreement
-from comparisons.pair import ExactMarginal
-from comparisons.pairs.bivariate_normal import exact, log_density
-from handrolled import bivariate_normal as bn
-from handrolled import wrong_samplers
-from pairdata.bivariate_normal import default_data
+from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.pair import ExactMarginal
+from mcmc_pairs.comparisons.pairs.bivariate_normal import exact, log_density
+from mcmc_pairs.handrolled import bivariate_normal as bn
+from mcmc_pairs.handrolled import wrong_samplers
+from mcmc_pairs.pairdata.bivariate_normal import default_data
 
 DATA = default_data()
 REFERENCE = exact(DATA)

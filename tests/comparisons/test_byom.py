@@ -14,8 +14,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from comparisons import cli
-from comparisons.testing import assert_agree, compare
+from mcmc_pairs.comparisons import cli
+from mcmc_pairs.comparisons.testing import assert_agree, compare
 
 MODEL = '''
 """Pumps: hierarchical Poisson-Gamma failure rates."""

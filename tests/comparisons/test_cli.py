@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from comparisons import cli
+from mcmc_pairs.comparisons import cli
 
-WRONG = "handrolled.wrong_samplers"
+WRONG = "mcmc_pairs.handrolled.wrong_samplers"
 MALFORMED = "tests/malformed_samplers.py"
 
 
@@ -138,7 +138,7 @@ def test_usage_errors_exit_2_with_one_line(argv, message, capsys):
 
 
 def test_list_names_every_registered_pair(capsys):
-    from comparisons.registry import PAIRS
+    from mcmc_pairs.comparisons.registry import PAIRS
 
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
@@ -243,8 +243,8 @@ def test_a_sampler_that_hangs_is_stopped_by_the_timeout(tmp_path, capsys):
 
 
 def test_under_a_timeout_a_resumable_sampler_keeps_its_state_and_its_draws(tmp_path):
-    from comparisons.registry import get_pair
-    from comparisons.run import run_pair
+    from mcmc_pairs.comparisons.registry import get_pair
+    from mcmc_pairs.comparisons.run import run_pair
 
     pair = get_pair("bivariate_normal")
     settings = {"draws": 100, "tune": 50, "chains": 2, "seed": 5, "max_draws": 200}
@@ -267,3 +267,16 @@ def test_a_background_report_worker_yields_the_cpu_once_niced():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(out.stdout) == max(cli.BACKGROUND_NICE, os.getpriority(os.PRIO_PROCESS, 0))
+
+
+def test_a_reader_that_leaves_the_pipe_gets_no_traceback():
+    import subprocess
+    import sys
+
+    # stdout is a pipe whose reader has gone: the first write fails with EPIPE
+    code = (
+        "import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1)\n"
+        "from mcmc_pairs.comparisons.cli import main; sys.exit(main(['list']))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (141, "")

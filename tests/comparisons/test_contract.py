@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from comparisons.contract import SamplerError, call_sampler, check_output, sampler_name
+from mcmc_pairs.comparisons.contract import SamplerError, call_sampler, check_output, sampler_name
 
 SHAPES = {"x": (2,), "s": ()}
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from comparisons.datafile import read_data
+from mcmc_pairs.comparisons.datafile import read_data
 
 
 def test_json_lists_become_int_or_float_arrays(tmp_path):

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from comparisons import agreement, energy
-from handrolled import bayes_net, bivariate_normal, wrong_samplers
-from pairdata import bayes_net as bayes_net_data
-from pairdata import bivariate_normal as bivariate_data
+from mcmc_pairs.comparisons import agreement, energy
+from mcmc_pairs.handrolled import bayes_net, bivariate_normal, wrong_samplers
+from mcmc_pairs.pairdata import bayes_net as bayes_net_data
+from mcmc_pairs.pairdata import bivariate_normal as bivariate_data
 
 
 def ar1(rng: np.random.Generator, rho: float, m: int = 2, draws: int = 1000) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 import warnings
 
-from comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
 
 
 def test_one_line():

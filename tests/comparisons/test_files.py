@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from comparisons.files import finite_or_none, write_atomic, write_report
+from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
 
 
 def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path):

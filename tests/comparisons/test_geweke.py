@@ -6,11 +6,11 @@ runs are in ``make power``.
 
 import pytest
 
-from comparisons import validation as v
-from comparisons.parallel import SYNCHRONOUS
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import validation as v
+from mcmc_pairs.comparisons.parallel import SYNCHRONOUS
+from mcmc_pairs.comparisons.registry import get_pair
 
-W = "handrolled.wrong_samplers:"
+W = "mcmc_pairs.handrolled.wrong_samplers:"
 GEWEKE = {"replications": 6, "steps": 100, "seed": 11}
 
 
@@ -23,10 +23,14 @@ def _run(pair, sampler, **settings):
     [
         (
             "regression",
-            "handrolled.regression:sample_blocked",
+            "mcmc_pairs.handrolled.regression:sample_blocked",
             W + "regression_blocked_rate_as_scale",
         ),
-        ("bayes_net", "handrolled.bayes_net:sample", W + "bayes_net_gibbs_ignoring_children"),
+        (
+            "bayes_net",
+            "mcmc_pairs.handrolled.bayes_net:sample",
+            W + "bayes_net_gibbs_ignoring_children",
+        ),
     ],
 )
 def test_geweke_passes_correct_and_catches_wrong(pair, right, wrong):
@@ -37,15 +41,15 @@ def test_geweke_passes_correct_and_catches_wrong(pair, right, wrong):
     assert {"logp"} <= set(good.checks["quantity"])
 
 
-# K = 3 topics on 6 x 24 tokens (comparisons.pairs.lda.LDA_SETTING); label-invariant
-# test quantities (comparisons.pairs.lda.test_params).
+# K = 3 topics on 6 x 24 tokens (mcmc_pairs.comparisons.pairs.lda.LDA_SETTING); label-invariant
+# test quantities (mcmc_pairs.comparisons.pairs.lda.test_params).
 LDA_GEWEKE = {"replications": 10, "steps": 100, "tune": 20, "seed": 11}
 
 
 def test_lda_geweke_passes_gibbs_and_catches_the_kept_token():
     # Measured: the kept-token bug gives max |z| of 4.8, 3.6, 3.5 at seeds 11, 12, 13 (Holm
     # threshold ~4.1) at these sizes, and 6.1, 4.4, 3.7 at 200 steps: caught at seed 11 only.
-    good = _run("lda", "handrolled.lda:sample", **LDA_GEWEKE)
+    good = _run("lda", "mcmc_pairs.handrolled.lda:sample", **LDA_GEWEKE)
     assert good.verdict == v.PASS, good.checks
     assert not any("theta[" in q or "phi[" in q for q in good.checks["quantity"])
     bad = _run("lda", W + "lda_gibbs_keeping_the_current_token", **LDA_GEWEKE)

@@ -4,8 +4,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from comparisons import html
-from comparisons.pair import Section
+from mcmc_pairs.comparisons import html
+from mcmc_pairs.comparisons.pair import Section
 
 
 def test_page_is_self_contained_and_escapes_its_title():

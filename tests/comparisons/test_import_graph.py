@@ -8,14 +8,18 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "comparisons"
-LEAVES = ("comparisons.html", "comparisons.files", "comparisons.errors")
+LEAVES = (
+    "mcmc_pairs.comparisons.html",
+    "mcmc_pairs.comparisons.files",
+    "mcmc_pairs.comparisons.errors",
+)
 """Modules that import nothing from ``comparisons``."""
-NO_REGISTRY = ("comparisons.run", "comparisons.pymc_runner")
+NO_REGISTRY = ("mcmc_pairs.comparisons.run", "mcmc_pairs.comparisons.pymc_runner")
 """Modules below the registry: running a pair never looks pairs up by name."""
 
 
 def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    parts = ("mcmc_pairs", *path.relative_to(PACKAGE.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -48,8 +52,9 @@ def import_graph() -> dict[str, set[str]]:
     files = sorted(PACKAGE.rglob("*.py"))
     modules = {module_name(f) for f in files}
     graph = {module_name(f): imported_modules(f, modules) for f in files}
-    # a package's __init__ runs before its submodules: `import comparisons.x` reaches it
-    return {m: {t for t in targets if t != "comparisons"} for m, targets in graph.items()}
+    # a package's __init__ runs before its submodules: `import mcmc_pairs.comparisons.x` too
+    package = "mcmc_pairs.comparisons"
+    return {m: {t for t in targets if t != package} for m, targets in graph.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -77,9 +82,17 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_is_read_from_every_module():
     graph = import_graph()
-    assert {"comparisons.cli", "comparisons.run", "comparisons.pairs.lda"} <= set(graph)
-    assert "comparisons.run" in graph["comparisons.cli"]  # a lazy import, inside a function
-    assert "comparisons.agreement" in graph["comparisons.run"]  # `from comparisons import x`
+    assert {
+        "mcmc_pairs.comparisons.cli",
+        "mcmc_pairs.comparisons.run",
+        "mcmc_pairs.comparisons.pairs.lda",
+    } <= set(graph)
+    assert (
+        "mcmc_pairs.comparisons.run" in graph["mcmc_pairs.comparisons.cli"]
+    )  # a lazy import, inside a function
+    assert (
+        "mcmc_pairs.comparisons.agreement" in graph["mcmc_pairs.comparisons.run"]
+    )  # `from comparisons import x`
 
 
 def test_there_is_no_import_cycle():
@@ -102,4 +115,4 @@ def test_leaves_import_nothing_from_the_package():
 def test_running_a_pair_does_not_look_up_the_registry():
     graph = import_graph()
     for name in NO_REGISTRY:
-        assert "comparisons.registry" not in graph[name], name
+        assert "mcmc_pairs.comparisons.registry" not in graph[name], name

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 WRITER = """
 import signal, sys
-from comparisons import cli, files
+from mcmc_pairs.comparisons import cli, files
 signal.signal(signal.SIGTERM, cli._terminated)
 print("ready", flush=True)
 files.write_atomic(sys.argv[1], "x" * 400_000_000)

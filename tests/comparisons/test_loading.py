@@ -1,12 +1,15 @@
+import sys
+from pathlib import Path
+
 import pytest
 
-from comparisons.loading import load_callable
+from mcmc_pairs.comparisons.loading import load_callable
 
 
 def test_module_and_file_specs_load():
-    from handrolled.bivariate_normal import sample
+    from mcmc_pairs.handrolled.bivariate_normal import sample
 
-    assert load_callable("handrolled.bivariate_normal:sample") is sample
+    assert load_callable("mcmc_pairs.handrolled.bivariate_normal:sample") is sample
     assert callable(load_callable("tests/malformed_samplers.py:bivariate_raises"))
 
 
@@ -22,3 +25,19 @@ def test_non_callable_is_rejected(tmp_path):
     mod.write_text("sample = 3\n")
     with pytest.raises(ValueError, match="no callable named 'sample'"):
         load_callable(f"{mod}:sample")
+
+
+def test_an_old_module_name_gets_a_one_line_hint(monkeypatch):
+    # pytest puts the checkout on sys.path, where the folder `handrolled/` still imports
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p or ".").resolve() != root])
+    for name in [m for m in sys.modules if m.partition(".")[0] == "handrolled"]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(ValueError) as info:
+        load_callable("handrolled.regression:gibbs")
+    message = str(info.value)
+    assert "\n" not in message
+    assert "now under mcmc_pairs: 'mcmc_pairs.handrolled.regression:gibbs'" in message
+    with pytest.raises(ValueError) as info:  # no such module under the new name: no hint
+        load_callable("handrolled.nope:gibbs")
+    assert "mcmc_pairs" not in str(info.value)

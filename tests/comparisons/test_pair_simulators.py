@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from comparisons import simulation
-from comparisons.pairs import bayes_net as bayes_net_pair
-from comparisons.pairs import lda as lda_pair
-from comparisons.pairs import regression as regression_pair
+from mcmc_pairs.comparisons import simulation
+from mcmc_pairs.comparisons.pairs import bayes_net as bayes_net_pair
+from mcmc_pairs.comparisons.pairs import lda as lda_pair
+from mcmc_pairs.comparisons.pairs import regression as regression_pair
 
 
 def test_lda_test_params_are_label_invariant():

@@ -7,8 +7,8 @@ wrong samplers of the pair's catalogue (``Pair.wrong``) face the same PyMC draws
 
 import pytest
 
-from comparisons.registry import PAIRS, get_pair
-from comparisons.run import run_pair
+from mcmc_pairs.comparisons.registry import PAIRS, get_pair
+from mcmc_pairs.comparisons.run import run_pair
 
 LONG = {"lda"}
 """Pairs whose default run takes minutes on 2 cores (NUTS on LDA's marginalised model):

@@ -2,15 +2,15 @@
 
 import numpy as np
 
-from comparisons import cli, parallel, sbc, simulation
-from comparisons import validation as v
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import cli, parallel, sbc, simulation
+from mcmc_pairs.comparisons import validation as v
+from mcmc_pairs.comparisons.registry import get_pair
 
 
 def test_ranks_do_not_depend_on_chunking():
     sim = simulation.simulator_for(get_pair("regression"))
     settings = v.resolve_settings("sbc", replications=6, seed=3, draws=200)
-    args = (sim, "handrolled.regression:sample_blocked", settings)
+    args = (sim, "mcmc_pairs.handrolled.regression:sample_blocked", settings)
     seeds = list(enumerate(np.random.SeedSequence(3).spawn(6)))
     whole = parallel.run_chunk(sbc.sbc_replication, args, seeds)
     parts = [

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from comparisons import registry
-from comparisons.agreement import AGREE, NOT_CONVERGED
-from comparisons.report import index_entry, render_pair, to_json, write_index
-from comparisons.run import run_pair
-from handrolled import bivariate_normal
+from mcmc_pairs.comparisons import registry
+from mcmc_pairs.comparisons.agreement import AGREE, NOT_CONVERGED
+from mcmc_pairs.comparisons.report import index_entry, render_pair, to_json, write_index
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import bivariate_normal
 
 SETTINGS = {"draws": 300, "tune": 200, "chains": 4, "seed": 20261122}
 ONE_DRAW = {**SETTINGS, "draws": 1}

@@ -28,13 +28,13 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from comparisons import cli, registry
-from comparisons.agreement import AGREE
-from comparisons.byom import model_pair
-from comparisons.datafile import read_data
-from comparisons.report import render_pair, to_json
-from comparisons.run import run_pair
-from handrolled import bivariate_normal
+from mcmc_pairs.comparisons import cli, registry
+from mcmc_pairs.comparisons.agreement import AGREE
+from mcmc_pairs.comparisons.byom import model_pair
+from mcmc_pairs.comparisons.datafile import read_data
+from mcmc_pairs.comparisons.report import render_pair, to_json
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import bivariate_normal
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "eight_schools"
 MODEL = f"{EXAMPLES / 'model.py'}:build_model"
@@ -120,7 +120,7 @@ def reference():
     pair = registry.get_pair("bivariate_normal")
     return run_pair(
         pair,
-        sampler="handrolled.bivariate_normal:sample",
+        sampler="mcmc_pairs.handrolled.bivariate_normal:sample",
         max_draws=SETTINGS["draws"],
         **SETTINGS,
         **QUIET,

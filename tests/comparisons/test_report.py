@@ -12,10 +12,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from comparisons import cli, registry
-from comparisons.report import write_index
+from mcmc_pairs.comparisons import cli, registry
+from mcmc_pairs.comparisons.report import write_index
 
-WRONG = "handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
+WRONG = "mcmc_pairs.handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
 
 
 class _ClassText(HTMLParser):
@@ -147,7 +147,7 @@ def _sentence(verdict, failed_kind):
 
     import pandas as pd
 
-    from comparisons.report import verdict_sentence
+    from mcmc_pairs.comparisons.report import verdict_sentence
 
     rows = [
         ("agreement", "x[0]", "z(mean)", 0.5, 3.9, True),
@@ -179,8 +179,8 @@ def test_the_verdict_sentence_names_what_failed():
 
 
 def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references():
-    from comparisons.report import deciding_checks, resolution_table
-    from comparisons.run import run_pair
+    from mcmc_pairs.comparisons.report import deciding_checks, resolution_table
+    from mcmc_pairs.comparisons.run import run_pair
 
     result = run_pair(
         registry.get_pair("mh_normal"),
@@ -201,13 +201,15 @@ def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references(
 @pytest.mark.slow  # two reports, each pair's PyMC model compiled in three processes: ~45 s
 def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeypatch):
     """`report` on two workers: every pair's checks as on one, the index in registry order."""
-    import handrolled._common
+    import mcmc_pairs.handrolled._common
 
     pairs = tuple(registry.get_pair(name) for name in ("mh_beta", "bayes_net"))
     monkeypatch.setattr(registry, "PAIRS", pairs)
     outputs = {}
     for cores in (1, 2):
-        monkeypatch.setattr(handrolled._common, "available_cores", lambda cores=cores: cores)
+        monkeypatch.setattr(
+            mcmc_pairs.handrolled._common, "available_cores", lambda cores=cores: cores
+        )
         out = tmp_path / str(cores)
         assert cli.main(["report", "--out", str(out)]) == 0
         outputs[cores] = out

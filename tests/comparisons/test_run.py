@@ -2,8 +2,8 @@
 
 import pytest
 
-from comparisons import agreement, run
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import agreement, run
+from mcmc_pairs.comparisons.registry import get_pair
 
 SMALL = {"draws": 200, "tune": 200, "chains": 2, "seed": 4, "max_draws": 200}
 
@@ -56,7 +56,7 @@ def test_reused_pymc_draws_send_no_pymc_events(mh_normal):
     events = []
     again = run.run_pair(
         get_pair("mh_normal"),
-        sampler="handrolled.mh_normal:sample",
+        sampler="mcmc_pairs.handrolled.mh_normal:sample",
         progress=events.append,
         pymc_from=result,
         **SMALL,

@@ -12,14 +12,14 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons import sbc, validation_report
-from comparisons import validation as v
-from comparisons.pairs import bayes_net as bayes_net_pair
-from comparisons.pairs import regression as regression_pair
-from comparisons.parallel import SYNCHRONOUS
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import sbc, validation_report
+from mcmc_pairs.comparisons import validation as v
+from mcmc_pairs.comparisons.pairs import bayes_net as bayes_net_pair
+from mcmc_pairs.comparisons.pairs import regression as regression_pair
+from mcmc_pairs.comparisons.parallel import SYNCHRONOUS
+from mcmc_pairs.comparisons.registry import get_pair
 
-W = "handrolled.wrong_samplers:"
+W = "mcmc_pairs.handrolled.wrong_samplers:"
 # 1000 draws (the default): at 200 draws regression's blocked Gibbs has fewer than 99
 # effective draws in 14 % of replications (seed 11) and bayes_net's Gibbs in 77 %: refused.
 SBC = {"replications": 200, "draws": 1000, "tune": 50, "seed": 11}
@@ -34,12 +34,12 @@ def _run(pair, sampler, **settings):
     [
         (
             "regression",
-            "handrolled.regression:sample_blocked",
+            "mcmc_pairs.handrolled.regression:sample_blocked",
             W + "regression_blocked_sse_not_halved",
         ),
         (
             "bayes_net",
-            "handrolled.bayes_net:sample",
+            "mcmc_pairs.handrolled.bayes_net:sample",
             W + "bayes_net_right_marginals_wrong_dependence",
         ),
     ],
@@ -74,7 +74,7 @@ def test_pymc_twin_passes_sbc_on_regression():
     assert {"beta0", "beta1", "sigma2", "logp"} <= set(result.checks["quantity"])
 
 
-# K = 3 topics on 6 x 24 tokens (comparisons.pairs.lda.LDA_SETTING).
+# K = 3 topics on 6 x 24 tokens (mcmc_pairs.comparisons.pairs.lda.LDA_SETTING).
 # At 1000 draws collapsed Gibbs refuses 5 of 100 replications (seed 11), at the limit; at
 # 1500 none. Seed 11 at 1500 draws fails on doc_entropy[0] (band p = 5.7e-4 against Holm's
 # 7.1e-4; chi-square p = 0.04), seed 12 passes (smallest p 0.022): not yet known whether
@@ -84,7 +84,7 @@ LDA_SBC = {"replications": 100, "draws": 1500, "tune": 50, "seed": 12}
 
 def lda_gibbs_with_beta_doubled(data, *, draws, tune, chains, random_seed):
     """Correct collapsed Gibbs on the wrong model: the topics' prior Dir(2 beta)."""
-    from handrolled import lda
+    from mcmc_pairs.handrolled import lda
 
     wrong = {**data, "beta": 2 * data["beta"]}
     return lda.sample(wrong, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
@@ -93,7 +93,7 @@ def lda_gibbs_with_beta_doubled(data, *, draws, tune, chains, random_seed):
 def test_lda_sbc_passes_gibbs_and_catches_a_wrong_prior():
     # The kept-token bug shifts the posterior by ~0.1 posterior sd: SBC does not see it
     # at quick-suite sizes (Geweke does); scripts/power.py measures both.
-    good = _run("lda", "handrolled.lda:sample", **LDA_SBC)
+    good = _run("lda", "mcmc_pairs.handrolled.lda:sample", **LDA_SBC)
     assert good.verdict == v.PASS, good.checks
     assert {"loglik_per_token", "topic_weight[0]"} <= set(good.checks["quantity"])
     bad = _run("lda", lda_gibbs_with_beta_doubled, **LDA_SBC)
@@ -101,7 +101,7 @@ def test_lda_sbc_passes_gibbs_and_catches_a_wrong_prior():
 
 
 def test_ranks_of_calibrated_draws_are_uniform_in_range():
-    result = _run("regression", "handrolled.regression:sample_blocked", replications=20)
+    result = _run("regression", "mcmc_pairs.handrolled.regression:sample_blocked", replications=20)
     assert result.details["bins"] == 4  # 20 replications: at least 5 per bin
     ranks = np.asarray(result.details["ranks"])
     assert ranks.min() >= 0 and ranks.max() <= sbc.SBC_RANK_DRAWS
@@ -127,7 +127,7 @@ def test_sbc_checks_judge_ranks_by_their_uniformity():
 
 def _repeated(data, repeat, *, draws, tune, chains, random_seed):
     """Correct blocked Gibbs whose every draw is repeated ``repeat`` times: ESS ~ draws / repeat."""
-    from handrolled import regression
+    from mcmc_pairs.handrolled import regression
 
     few = math.ceil(draws / repeat)
     out = regression.sample_blocked(
@@ -149,8 +149,8 @@ def very_sticky_regression(data, *, draws, tune, chains, random_seed):
 @pytest.mark.parametrize(
     ("pair", "sampler"),
     [
-        ("regression", "handrolled.regression:sample_blocked"),
-        ("bayes_net", "handrolled.bayes_net:sample"),
+        ("regression", "mcmc_pairs.handrolled.regression:sample_blocked"),
+        ("bayes_net", "mcmc_pairs.handrolled.bayes_net:sample"),
     ],
 )
 def test_correct_samplers_at_default_settings_refuse_no_replication(pair, sampler):
@@ -189,8 +189,8 @@ def test_a_sampler_that_cannot_mix_within_the_budget_is_not_converged_not_failed
 def test_reruns_do_not_depend_on_the_chunking():
     # Replication i's reruns come from child i of the seed alone: the replications run
     # in one chunk, or two at a time in reverse order (as on four workers), agree bit for bit.
-    from comparisons.parallel import run_chunk
-    from comparisons.simulation import simulator_for
+    from mcmc_pairs.comparisons.parallel import run_chunk
+    from mcmc_pairs.comparisons.simulation import simulator_for
 
     sim = simulator_for(get_pair("regression"))
     args = (sim, sticky_regression, v.resolve_settings("sbc", max_draws=4000))
@@ -263,7 +263,7 @@ def test_leaving_the_band_is_rejecting():
 
 
 def test_rerank_reproduces_the_stored_ranks_exactly():
-    result = _run("regression", "handrolled.regression:sample_blocked", replications=12)
+    result = _run("regression", "mcmc_pairs.handrolled.regression:sample_blocked", replications=12)
     stored = np.asarray(result.details["ranks"])
     names = result.details["quantities"]
     assert "log_likelihood" in names
@@ -288,7 +288,7 @@ def test_rerank_reproduces_the_stored_ranks_exactly():
 
 
 def test_rerank_breaks_ties_of_discrete_quantities_the_same_way():
-    result = _run("bayes_net", "handrolled.bayes_net:sample", replications=10, seed=4)
+    result = _run("bayes_net", "mcmc_pairs.handrolled.bayes_net:sample", replications=10, seed=4)
     stored = np.asarray(result.details["ranks"])
     names = result.details["quantities"]
     ranks = sbc.rerank(result, lambda params, data: {"B": params["B"], "C": params["C"]})
@@ -382,7 +382,7 @@ def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sam
     # Before: the simulated weights were cast to the file's int64 (220.34 -> 220), so
     # the exact sampler failed SBC (the truncation moves every weight by -0.5, the
     # posterior mean by 0.5 / (1 / sqrt(6)) = 1.2 posterior sd).
-    from comparisons import cli
+    from mcmc_pairs.comparisons import cli
 
     argv = [
         "validate", "--model", f"{growth}/growth.py:build_model",
@@ -403,7 +403,7 @@ def test_integer_written_data_simulate_with_the_models_dtype(growth, method, sam
 def test_integer_likelihood_with_non_integer_data_exits_2_naming_the_key(
     growth, tmp_path, capsys, command
 ):
-    from comparisons import cli
+    from mcmc_pairs.comparisons import cli
 
     argv = [
         command, "--model", f"{growth}/growth.py:counts_model",
@@ -426,7 +426,7 @@ def distorted_regression(shift=0.0, scale=1.0):
     """Blocked Gibbs whose beta0 draws are moved ``shift`` sds and spread ``scale`` times."""
 
     def sample(data, *, draws, tune, chains, random_seed):
-        from handrolled import regression
+        from mcmc_pairs.handrolled import regression
 
         out = regression.sample_blocked(
             data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
@@ -441,7 +441,7 @@ def distorted_regression(shift=0.0, scale=1.0):
 @pytest.fixture(scope="module")
 def correct_runs():
     """The correct blocked Gibbs at 50 and 200 replications (seed 11)."""
-    right = "handrolled.regression:sample_blocked"
+    right = "mcmc_pairs.handrolled.regression:sample_blocked"
     return {r: _run("regression", right, **{**SBC, "replications": r}) for r in (50, 200)}
 
 

@@ -8,8 +8,8 @@ witness), optionally shifted, and resumable through the contract's ``state``.
 import numpy as np
 import pytest
 
-from comparisons import agreement, run
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import agreement, run
+from mcmc_pairs.comparisons.registry import get_pair
 
 PAIR = get_pair("bivariate_normal")
 

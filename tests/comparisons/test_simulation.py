@@ -5,10 +5,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from comparisons import simulation
-from comparisons.contract import SamplerError
-from comparisons.pairs import regression as regression_pair
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import simulation
+from mcmc_pairs.comparisons.contract import SamplerError
+from mcmc_pairs.comparisons.pairs import regression as regression_pair
+from mcmc_pairs.comparisons.registry import get_pair
 
 
 def test_a_pair_that_declares_its_simulator_uses_it():

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from comparisons import cli
-from comparisons import validation as v
-from comparisons.parallel import SYNCHRONOUS
-from comparisons.pymc_runner import PymcTwin
-from comparisons.registry import get_pair
+from mcmc_pairs.comparisons import cli
+from mcmc_pairs.comparisons import validation as v
+from mcmc_pairs.comparisons.parallel import SYNCHRONOUS
+from mcmc_pairs.comparisons.pymc_runner import PymcTwin
+from mcmc_pairs.comparisons.registry import get_pair
 
 M = "tests/malformed_samplers.py:"
 
@@ -88,7 +88,7 @@ def test_progress_is_reported_as_events():
     events = []
     v.validate(
         get_pair("regression"),
-        "handrolled.regression:sample_blocked",
+        "mcmc_pairs.handrolled.regression:sample_blocked",
         method="sbc",
         scheduler=SYNCHRONOUS,
         progress=events.append,

@@ -7,10 +7,10 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from comparisons.pairs.regression import validation_data
-from comparisons.witness import ModelWitness
+from mcmc_pairs.comparisons.pairs.regression import validation_data
+from mcmc_pairs.comparisons.witness import ModelWitness
 
-MODEL = "models.regression:build_model"
+MODEL = "mcmc_pairs.models.regression:build_model"
 
 
 def draws(beta0, beta1, sigma2):
@@ -93,9 +93,9 @@ def test_witness_pickles_as_its_recipe(witness):
 
 
 def test_discrete_variables_take_integer_draws():
-    from pairdata.bayes_net import default_data
+    from mcmc_pairs.pairdata.bayes_net import default_data
 
-    witness = ModelWitness("models.bayes_net:build_model", default_data())
+    witness = ModelWitness("mcmc_pairs.models.bayes_net:build_model", default_data())
     post = xr.Dataset({v: (("chain", "draw"), np.array([[0, 1]])) for v in witness.variables})
     got = witness.log_density(post)
     assert np.all(np.isfinite(got["log_prior"].values))

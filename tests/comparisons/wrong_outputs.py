@@ -7,7 +7,7 @@ given, which must reach neither PyMC nor the exact answer.
 
 import numpy as np
 
-from handrolled import bivariate_normal
+from mcmc_pairs.handrolled import bivariate_normal
 
 
 def nan_draws(data, *, draws, tune, chains, random_seed):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from comparisons import cli
+from mcmc_pairs.comparisons import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {

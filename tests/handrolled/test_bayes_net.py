@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from handrolled import bayes_net as bn
-from pairdata.bayes_net import default_data
+from mcmc_pairs.handrolled import bayes_net as bn
+from mcmc_pairs.pairdata.bayes_net import default_data
 
 Z = 4.0  # |estimate - truth| / standard error beyond this fails (a few checks per test)
 
@@ -320,7 +320,7 @@ def test_three_continued_calls_give_one_long_run(data, sampler):
 
 def test_random_scan_is_reversible_and_a_sweep_only_stationary():
     """Seed 004's P_xy (random scan) satisfies detailed balance; a systematic sweep does not."""
-    from handrolled import markov_chains as mc
+    from mcmc_pairs.handrolled import markov_chains as mc
 
     d = default_data()
     m = bn.gibbs_transition_matrices(d["cpts"], d["evidence"])

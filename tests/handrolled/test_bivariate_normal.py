@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from comparisons.pairs.bivariate_normal import covariance
-from handrolled import bivariate_normal as bn
-from pairdata.bivariate_normal import default_data
+from mcmc_pairs.comparisons.pairs.bivariate_normal import covariance
+from mcmc_pairs.handrolled import bivariate_normal as bn
+from mcmc_pairs.pairdata.bivariate_normal import default_data
 
 DATA = default_data()
 

@@ -1,4 +1,4 @@
-"""handrolled._common.map_chains: chains on the calling thread and kept helper threads."""
+"""mcmc_pairs.handrolled._common.map_chains: chains on the calling thread and helper threads."""
 
 import os
 import signal
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from handrolled import _common
+from mcmc_pairs.handrolled import _common
 
 
 def sleepy(chain):

@@ -1,6 +1,6 @@
 """The sampler contract of DESIGN.md, checked on every hand-written sampler of every pair.
 
-Every variant of ``Pair.handrolled`` in :data:`comparisons.registry.PAIRS` runs
+Every variant of ``Pair.handrolled`` in :data:`mcmc_pairs.comparisons.registry.PAIRS` runs
 on its pair's default data at tiny settings. It must return exactly the pair's
 variables, each shaped ``(chains, draws, *event_shape)`` with the event shapes
 of the PyMC twin; give the same draws for the same seed whatever the global
@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from comparisons.loading import load_callable
-from comparisons.registry import PAIRS, get_pair
-from comparisons.witness import ModelWitness
-from handrolled import _common
+from mcmc_pairs.comparisons.loading import load_callable
+from mcmc_pairs.comparisons.registry import PAIRS, get_pair
+from mcmc_pairs.comparisons.witness import ModelWitness
+from mcmc_pairs.handrolled import _common
 
 DRAWS, TUNE, CHAINS = 8, 4, 3
 SEED = 20260101
@@ -168,14 +168,14 @@ FIRST, SECOND = 5, 3  # FIRST + SECOND == DRAWS: the two calls together are the 
 # Samplers that draw two blocks of random numbers of different kinds per run (normals or
 # proposals, then uniforms or gammas): a run of FIRST draws does not use the first numbers
 # of a run of FIRST + SECOND, so no continuation can match one longer run without changing
-# today's draws for a seed. They continue the same chains instead (handrolled._common).
+# today's draws for a seed. They continue the same chains instead (mcmc_pairs.handrolled._common).
 CONTINUES_BUT_NOT_BIT_IDENTICAL = {
-    "handrolled.mh_normal:sample",
-    "handrolled.mh_normal:sample_independence",
-    "handrolled.mh_beta:sample",
-    "handrolled.mh_beta:sample_independence",
-    "handrolled.regression:sample",
-    "handrolled.regression:sample_blocked",
+    "mcmc_pairs.handrolled.mh_normal:sample",
+    "mcmc_pairs.handrolled.mh_normal:sample_independence",
+    "mcmc_pairs.handrolled.mh_beta:sample",
+    "mcmc_pairs.handrolled.mh_beta:sample_independence",
+    "mcmc_pairs.handrolled.regression:sample",
+    "mcmc_pairs.handrolled.regression:sample_blocked",
 }
 
 

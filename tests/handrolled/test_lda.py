@@ -10,11 +10,11 @@ import pytest
 from scipy import stats
 from scipy.special import gammaln
 
-from handrolled import _common
-from handrolled import _lda_kernels as K_
-from handrolled import lda as L
-from handrolled.wrong_samplers import resample_token_keeping_it
-from pairdata import lda as lda_data
+from mcmc_pairs.handrolled import _common
+from mcmc_pairs.handrolled import _lda_kernels as K_
+from mcmc_pairs.handrolled import lda as L
+from mcmc_pairs.handrolled.wrong_samplers import resample_token_keeping_it
+from mcmc_pairs.pairdata import lda as lda_data
 
 ALPHA, BETA = 0.3, 0.2
 
@@ -119,7 +119,7 @@ def test_forgetting_to_remove_the_token_is_caught():
 
 SWEEPS = ("plain", "fast", "sparse", "sparse-lists", "sparse-dense", "gibbs_sweep")
 """What :func:`run_sweeps` runs: the compiled sweeps, SparseLDA with its default
-dense-word threshold (:func:`handrolled.lda.dense_word_threshold`), with its word
+dense-word threshold (:func:`mcmc_pairs.handrolled.lda.dense_word_threshold`), with its word
 bucket always from the topic lists (``dense_from=K``) and always dense
 (``dense_from=0``), and the plain-NumPy sweep."""
 

@@ -6,7 +6,7 @@ import arviz_stats as azs
 import numpy as np
 import pytest
 
-from handrolled import markov_chains as mc
+from mcmc_pairs.handrolled import markov_chains as mc
 
 Z = 4.0
 RHAT = 1.01

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from handrolled import mh
+from mcmc_pairs.handrolled import mh
 
 
 @njit(mh.LOGDENSITY_SIGNATURE)

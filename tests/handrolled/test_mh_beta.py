@@ -3,16 +3,16 @@ import pytest
 from arviz_stats import mcse, rhat
 from scipy import stats
 
-from comparisons.pairs import mh_beta as pair
-from handrolled import mh
-from handrolled import mh_beta as mb
-from handrolled.wrong_samplers import (
+from mcmc_pairs.comparisons.pairs import mh_beta as pair
+from mcmc_pairs.handrolled import mh
+from mcmc_pairs.handrolled import mh_beta as mb
+from mcmc_pairs.handrolled.wrong_samplers import (
     mh_beta_independence_without_hastings as sample_independence_without_hastings,
 )
-from handrolled.wrong_samplers import (
+from mcmc_pairs.handrolled.wrong_samplers import (
     mh_beta_random_walk_accepting_out_of_support as sample_accepting_out_of_support,
 )
-from pairdata.mh_beta import default_data
+from mcmc_pairs.pairdata.mh_beta import default_data
 from tests.exact import z_scores
 
 DATA = default_data()

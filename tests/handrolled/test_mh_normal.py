@@ -3,13 +3,13 @@ import pytest
 from arviz_stats import mcse
 from scipy import stats
 
-from comparisons.pairs import mh_normal as pair
-from handrolled import mh
-from handrolled import mh_normal as mn
-from handrolled.wrong_samplers import (
+from mcmc_pairs.comparisons.pairs import mh_normal as pair
+from mcmc_pairs.handrolled import mh
+from mcmc_pairs.handrolled import mh_normal as mn
+from mcmc_pairs.handrolled.wrong_samplers import (
     mh_normal_independence_without_hastings as sample_independence_without_hastings,
 )
-from pairdata.mh_normal import default_data
+from mcmc_pairs.pairdata.mh_normal import default_data
 from tests.exact import z_scores
 
 DATA = default_data()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from handrolled import monte_carlo as mcarlo
+from mcmc_pairs.handrolled import monte_carlo as mcarlo
 
 Z = 4.0
 NS = [100 * 2**k for k in range(9)]  # 100 .. 25_600

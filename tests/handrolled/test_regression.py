@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from comparisons.pairs import regression as reference
-from handrolled import regression as reg
-from pairdata import regression as rdata
+from mcmc_pairs.comparisons.pairs import regression as reference
+from mcmc_pairs.handrolled import regression as reg
+from mcmc_pairs.pairdata import regression as rdata
 
 DATA = rdata.default_data()
 STATS = reg.sufficient_statistics(DATA["height"], DATA["weight"])

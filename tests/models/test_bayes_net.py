@@ -11,10 +11,10 @@ import pytest
 import xarray as xr
 from pymc.sampling.mcmc import assign_step_methods
 
-from comparisons.pairs.bayes_net import PAIR, exact, log_joint_of_draws
-from handrolled import bayes_net as bn
-from models.bayes_net import build_model
-from pairdata.bayes_net import default_data
+from mcmc_pairs.comparisons.pairs.bayes_net import PAIR, exact, log_joint_of_draws
+from mcmc_pairs.handrolled import bayes_net as bn
+from mcmc_pairs.models.bayes_net import build_model
+from mcmc_pairs.pairdata.bayes_net import default_data
 
 Z = 4.0
 
@@ -137,7 +137,7 @@ def _gibbs_forgetting_e(data, *, draws, tune, chains, random_seed):
 
 
 def test_compare_agrees_and_catches_wrong_sampler():
-    from comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import run_pair
 
     quiet = {"progress": lambda line: None, "draws": 1000, "tune": 500, "chains": 4}
     result = run_pair(PAIR, seed=1, **quiet)

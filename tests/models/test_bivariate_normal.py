@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from comparisons.pairs.bivariate_normal import covariance
-from models.bivariate_normal import build_model
-from pairdata.bivariate_normal import default_data
+from mcmc_pairs.comparisons.pairs.bivariate_normal import covariance
+from mcmc_pairs.models.bivariate_normal import build_model
+from mcmc_pairs.pairdata.bivariate_normal import default_data
 
 
 def test_free_variable_is_x_of_shape_2():

@@ -8,18 +8,18 @@ import pymc as pm
 import pytest
 from scipy import stats
 
-from comparisons.pairs import lda as lda_pair
-from comparisons.pairs.lda import (
+from mcmc_pairs.comparisons.pairs import lda as lda_pair
+from mcmc_pairs.comparisons.pairs.lda import (
     PAIR,
     align,
     joint_quantities,
     log_likelihood_per_token,
     word_counts,
 )
-from handrolled import lda as L
-from models import lda as models_lda
-from models.lda import build_model
-from pairdata import lda as lda_data
+from mcmc_pairs.handrolled import lda as L
+from mcmc_pairs.models import lda as models_lda
+from mcmc_pairs.models.lda import build_model
+from mcmc_pairs.pairdata import lda as lda_data
 
 
 def tiny_data():
@@ -120,7 +120,7 @@ def test_nuts_and_gibbs_agree_on_the_tiny_bars(both_sides):
 @pytest.mark.slow  # their fixture runs NUTS on the LDA model (about 11 s)
 def test_both_sides_recover_the_true_bars(both_sides):
     d, nuts, gibbs = both_sides
-    from comparisons.pairs.lda import hellinger_matrix, topic_permutation
+    from mcmc_pairs.comparisons.pairs.lda import hellinger_matrix, topic_permutation
 
     for post in (nuts, gibbs):
         mean_phi = post["phi"].mean(("chain", "draw")).values
@@ -131,7 +131,7 @@ def test_both_sides_recover_the_true_bars(both_sides):
 def test_pair_is_registered_with_alignment():
     assert PAIR.align is align
     assert PAIR.variables == ("theta", "phi")
-    assert PAIR.model == "models.lda:build_model"
+    assert PAIR.model == "mcmc_pairs.models.lda:build_model"
 
 
 def test_log_likelihood_in_chunks_of_draws_is_the_whole_computation(monkeypatch):

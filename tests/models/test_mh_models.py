@@ -4,9 +4,9 @@ import pytest
 from arviz_stats import mcse, rhat
 from scipy import stats
 
-from models.mh_beta import build_model as build_beta
-from models.mh_normal import build_model as build_normal
-from pairdata import mh_beta, mh_normal
+from mcmc_pairs.models.mh_beta import build_model as build_beta
+from mcmc_pairs.models.mh_normal import build_model as build_normal
+from mcmc_pairs.pairdata import mh_beta, mh_normal
 
 Z = 4.0
 CASES = {

@@ -3,11 +3,11 @@ import numpy as np
 import pymc as pm
 import pytest
 
-from comparisons.pairs import regression as reference
-from comparisons.pairs.regression import PAIR
-from handrolled import regression as reg
-from models.regression import build_model
-from pairdata import regression as rdata
+from mcmc_pairs.comparisons.pairs import regression as reference
+from mcmc_pairs.comparisons.pairs.regression import PAIR
+from mcmc_pairs.handrolled import regression as reg
+from mcmc_pairs.models.regression import build_model
+from mcmc_pairs.pairdata import regression as rdata
 
 DATA = rdata.default_data()
 Z = 4.0

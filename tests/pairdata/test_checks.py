@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from pairdata.checks import check_integer, check_positive
+from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
 
 @pytest.mark.parametrize("value", [3, np.int64(3), np.uint8(3)])

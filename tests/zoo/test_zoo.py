@@ -17,7 +17,7 @@ import pytest
 from scipy import integrate, special, stats
 
 import zoo
-from comparisons import cli
+from mcmc_pairs.comparisons import cli
 
 SEED = 1
 """The seed of every command-line run."""
@@ -326,7 +326,7 @@ def test_heavy_tailed_gibbs_sampler_matches_quadrature():
 
 
 def test_deterministic_dims_exact_sampler_matches_marginal_likelihood():
-    from comparisons.datafile import read_data
+    from mcmc_pairs.comparisons.datafile import read_data
 
     model = zoo.get("deterministic_dims")
     data = read_data(model.data)

@@ -1,0 +1,1124 @@
+"""What "agree" means: MCSE-scaled z-tests, a Holm correction, and diagnostics gates.
+
+Everything here works on *quantities*: a ``DataArray`` with dims
+``(chain, draw, quantity)`` holding, per draw, each scalar component of the
+compared variables and the derived quantities that probe joint structure.
+Summaries and diagnostics come from :mod:`arviz_stats`.
+
+The rules (DESIGN.md, "Comparing two samplers"):
+
+* for each quantity and statistic (mean, sd, 5/50/95 % quantiles),
+  ``z = (a - b) / sqrt(mcse_a**2 + mcse_b**2)`` between two sides, and
+  ``z = (a - exact) / mcse_a`` against an exact answer where one is known;
+* a z-score's p-value comes from a Student-t with :data:`Z_DF` degrees of
+  freedom per statistic (the MCSE is estimated, which fattens the tails);
+* all z-checks of one run form one family, corrected by Holm's step-down
+  procedure so that a correct pair raises a false alarm in about ``alpha`` of
+  runs (1 % by default);
+* each side must pass the gates R-hat below its threshold and bulk and tail
+  ESS >= 100 per chain; a side that fails them is ``"not converged"``, its own
+  verdict, unless it differs from the other side far beyond any plausible
+  Monte Carlo error (|z| above :data:`GROSS_FACTOR` times its Holm threshold),
+  which is ``"disagree"``;
+* the R-hat threshold scales with the number of quantities
+  (:func:`rhat_threshold`): 1.01, or the R-hat that correct chains of the same
+  bulk ESS exceed with probability ``alpha / (2 m)`` for ``m`` quantities,
+  whichever is larger, so that a side of correct chains fails the R-hat gate in
+  at most ``alpha`` of runs however many quantities it has;
+* the two sides' draws of all quantities at once must not differ by more than
+  their energy distance's block-permutation test allows at ``energy.ALPHA``
+  (:func:`energy_checks`, :mod:`mcmc_pairs.comparisons.energy`): joint structure that
+  marginal checks miss;
+* a *discrete* quantity (:func:`discrete_quantities`: integer-valued draws on
+  every side, or few distinct values) is compared by its mean, its sd and the
+  probabilities ``P(X <= k)`` at the pooled draws' 5/50/95 % quantiles
+  (:func:`lattice_indicators`), each the mean of an indicator whose MCSE comes
+  from the indicator's ESS: a quantile of a lattice has no Monte Carlo error
+  to estimate (its MCSE is 0 whenever the order statistics tie);
+* every quantity must be finite in every draw: a draw whose log density is
+  ``-inf`` lies outside the support, and that is ``"disagree"`` whatever the
+  gates say.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Collection, Mapping, Sequence
+
+import arviz_stats as azs
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy import stats
+
+from mcmc_pairs.comparisons import energy
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
+
+ALPHA = 0.01
+"""Family-wise false-alarm rate of the z-checks of one run."""
+ALPHA_EQUIVALENCE = 0.05
+"""Error rate of ``agree``: the probability of certifying a resolution that a difference exceeds.
+
+Each check's resolution is the upper end of the (1 - 2 alpha) confidence
+interval of its absolute difference, and ``agree`` needs every resolution
+within its tolerance: an intersection-union test (Berger 1982), whose level is
+alpha with no multiplicity correction, however many checks there are."""
+TOLERANCE = 0.2
+"""Default ``delta`` of ``agree``: differences within +-0.2 posterior sd (:func:`tolerances`)."""
+TAIL_FACTOR = 2.0
+"""The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
+2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""
+Z_DF = {"mean": 30, "sd": 30, "q5": 20, "q50": 30, "q95": 20}
+"""Degrees of freedom of the Student-t that turns a z-score into a p-value, per statistic.
+
+The MCSE in the denominator is itself estimated, so z has heavier tails than a
+normal, and how much heavier depends on how the MCSE is estimated: a tail
+quantile's rests on the ESS of an indicator and the spacing of a few order
+statistics. Measured by ``scripts/z_calibration.py`` (``benchmarks/z_calibration.md``)
+on 2,000 runs of each of five correct samplers against exact answers (16,000
+z-scores per statistic): means, sds and medians follow t(30) or lighter
+(|z| > 4.5: 0, 3 and 0 times, t(30) predicts 1.5), the 5 % and 95 % quantiles
+t(20) (|z| > 4, 4.5, 5: 23, 10 and 2 of 32,000; t(20) predicts 22.5, 7.0 and
+2.2, t(30) 12.2, 3.0 and 0.7). With t(30) for every statistic, ``regression``
+raised 2 % false alarms, all from tail quantiles just over their Holm
+thresholds (``benchmarks/power.md``)."""
+
+
+def z_df(statistic: str) -> int:
+    """Return the degrees of freedom of a statistic's z-scores (:data:`Z_DF`; else the mean's).
+
+    ``statistic`` may be a z-check's label: ``"q95"`` and ``"z(q95)"`` alike.
+    """
+    return Z_DF.get(compared_statistic(statistic), Z_DF["mean"])
+
+
+RHAT_MAX = 1.01
+"""The R-hat gate of a side with few quantities and a large ESS (Vehtari et al. 2021)."""
+ESS_PER_CHAIN_MIN = 100
+GROSS_FACTOR = 4.0
+"""A side that fails its gates is still ``disagree`` when a z-check exceeds this many
+times its Holm threshold: its MCSE would have to be underestimated fourfold (its
+ESS sixteenfold) for Monte Carlo error to explain the difference."""
+MAX_COMPONENTS_FOR_PRODUCTS = 6
+"""Geweke's test and SBC add pairwise products (and sums) only up to this many components."""
+ALL_PAIRS_UP_TO = 12
+"""``compare`` multiplies every pair of components up to this many (at most 66 products)."""
+MAX_PRODUCTS = 64
+"""Beyond :data:`ALL_PAIRS_UP_TO` components, at most this many neighbour products."""
+
+MAX_ATOMS = 100
+"""A quantity whose draws (all sides pooled) take at most this many distinct values is
+treated as discrete, as is one whose draws are integers on every side."""
+DISCRETE_STATISTICS = ("mean", "sd")
+"""What a discrete quantity is compared by itself; its quantiles become indicators."""
+
+
+def discrete_quantities(sides: Mapping[str, xr.DataArray]) -> list[str]:
+    """Return the quantities that lie on a lattice on every side: compared as discrete.
+
+    A quantity is discrete when its draws are whole numbers on every side (a
+    PyMC discrete variable, a count, a 0/1 node, an index) or when all sides'
+    draws together take at most :data:`MAX_ATOMS` distinct values (the log
+    density of a model whose variables are all discrete). Its quantiles then
+    sit on atoms: two sides' 95 % quantiles may differ by a step of the lattice
+    while their MCSEs, from the spacing of order statistics, are 0.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity), the same quantities.
+
+    Returns
+    -------
+    list of str
+        In the order of the first side's quantities.
+    """
+    if not sides:
+        return []
+    names = [str(q) for q in next(iter(sides.values()))["quantity"].values]
+    names = [q for q in names if all(q in da.indexes["quantity"] for da in sides.values())]
+    if not names:
+        return []
+    columns = {label: _draw_columns(da, names) for label, da in sides.items()}
+    found = []
+    for i, name in enumerate(names):
+        # a continuous quantity shows many values (or a fraction) in its first draws
+        head = next(iter(columns.values()))[: 4 * MAX_ATOMS, i]
+        head = head[np.isfinite(head)]
+        if np.any(head != np.round(head)) and np.unique(head).size > MAX_ATOMS:
+            continue
+        pooled = np.concatenate([values[:, i] for values in columns.values()])
+        pooled = pooled[np.isfinite(pooled)]
+        if pooled.size and (
+            np.all(pooled == np.round(pooled)) or np.unique(pooled).size <= MAX_ATOMS
+        ):
+            found.append(name)
+    return found
+
+
+def _draw_columns(da: xr.DataArray, names: Sequence[str]) -> np.ndarray:
+    """Return the draws of ``names`` as a (chains * draws, quantity) array."""
+    values = da.sel(quantity=list(names)).transpose("chain", "draw", "quantity").values
+    return np.asarray(values, dtype=float).reshape(-1, len(names))
+
+
+def indicator_name(quantity: str, cut: float) -> str:
+    """Name the indicator quantity of ``quantity <= cut``: ``P(quantity <= cut)``."""
+    return f"P({quantity} <= {cut:.6g})"
+
+
+def lattice_indicators(
+    sides: Mapping[str, xr.DataArray], discrete: Sequence[str], probs: Sequence[float] = PROBS
+) -> dict[str, xr.DataArray]:
+    """Return each side's indicators ``1[X <= k]`` of the discrete quantities, as quantities.
+
+    For a discrete quantity ``X``, the cuts ``k`` are the pooled draws' (all
+    sides together) 5, 50 and 95 % quantiles; a cut that every draw lies
+    at or below moves down to the next atom below it, so that ``P(X <= k) < 1``;
+    repeated cuts are kept once, and a quantity with at most two distinct
+    values gets none (its mean already determines its distribution). Taken
+    from the pooled draws, the cuts depend on the sides' sum, not on their
+    difference, which is what a z-check tests.
+
+    The mean of an indicator is ``P(X <= k)``; its MCSE (from the indicator's
+    ESS) is well defined on a lattice, and its z-check, resolution and gates
+    are a mean's: the resolution is measured in the indicator's sd,
+    ``sqrt(P (1 - P))``, so the tolerance ``delta`` of ``P(X <= k95)`` is
+    ``0.2 * 0.22 = 0.044`` in probability (a continuous quantity's 95 %
+    quantile off by ``2 delta = 0.4`` sd moves its CDF there by about 0.041).
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+    discrete : sequence of str
+        The quantities to cut (:func:`discrete_quantities`).
+    probs : sequence of float
+        The quantiles to cut at: those a continuous quantity would be compared by.
+
+    Returns
+    -------
+    dict of str to DataArray
+        Per side, shape (chain, draw, indicator), values 0.0 or 1.0; quantity
+        names from :func:`indicator_name`. Empty arrays when there is nothing to cut.
+    """
+    cuts: list[tuple[str, float]] = []
+    for name in discrete:
+        pooled = np.concatenate(
+            [np.asarray(da.sel(quantity=name).values, dtype=float).ravel() for da in sides.values()]
+        )
+        pooled = np.sort(pooled[np.isfinite(pooled)])
+        atoms = np.unique(pooled)
+        if atoms.size <= 2:
+            continue
+        chosen: list[float] = []
+        for p in probs:
+            cut = float(np.quantile(pooled, p, method="inverted_cdf"))
+            if cut >= atoms[-1]:
+                cut = float(atoms[-2])  # P(X <= max) = 1 says nothing: the atom below
+            if cut not in chosen:
+                chosen.append(cut)
+        cuts += [(name, cut) for cut in chosen]
+    out = {}
+    for label, da in sides.items():
+        columns = [
+            (da.sel(quantity=name) <= cut).astype(float).drop_vars("quantity", errors="ignore")
+            for name, cut in cuts
+        ]
+        names = [indicator_name(name, cut) for name, cut in cuts]
+        if columns:
+            out[label] = xr.concat(columns, dim="quantity").assign_coords(quantity=names)
+            out[label] = out[label].transpose("chain", "draw", "quantity")
+        else:
+            out[label] = da.isel(quantity=slice(0, 0))
+    return out
+
+
+STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
+AGREE, DISAGREE, NOT_CONVERGED = "agree", "disagree", "not converged"
+INCONCLUSIVE = "inconclusive"
+VERDICTS = (AGREE, INCONCLUSIVE, NOT_CONVERGED, DISAGREE)
+"""Every verdict, from best to worst."""
+SAMPLE_DIMS = ("chain", "draw")
+CHECK_COLUMNS = (
+    "comparison", "side", "kind", "quantity", "statistic", "value", "threshold", "passed",
+)  # fmt: skip
+"""Columns of a run's checks; ``side`` is the side a check judges, ``kind`` one of
+``"agreement"``, ``"exact"``, ``"multivariate"``, ``"diagnostic"``, ``"support"``."""
+
+
+def scalar_components(posterior: xr.Dataset, variables: Sequence[str]) -> xr.DataArray:
+    """Flatten the compared variables into scalar components.
+
+    Parameters
+    ----------
+    posterior : xarray.Dataset
+        Draws with dims ``(chain, draw, ...)``.
+    variables : sequence of str
+        Names of the variables to flatten.
+
+    Returns
+    -------
+    xarray.DataArray
+        Shape (chain, draw, quantity), ``quantity`` labelled like ArviZ:
+        ``"beta0"``, ``"x[1]"``, ``"theta[2, 0]"``.
+    """
+    blocks, labels = [], []
+    for var in variables:
+        da = posterior[var].transpose(*SAMPLE_DIMS, ...)
+        event_shape = da.shape[2:]
+        blocks.append(da.values.reshape(da.shape[0], da.shape[1], -1))
+        if not event_shape:
+            labels.append(var)
+        else:
+            labels.extend(f"{var}[{', '.join(map(str, idx))}]" for idx in np.ndindex(*event_shape))
+    values = np.concatenate(blocks, axis=2)
+    return xr.DataArray(values, dims=(*SAMPLE_DIMS, "quantity"), coords={"quantity": labels})
+
+
+def product_pairs(n: int) -> list[tuple[int, int]]:
+    """Return the pairs of component indices whose centred products ``compare`` checks.
+
+    The rule, bounded for high-dimensional variables: every pair when there are
+    at most :data:`ALL_PAIRS_UP_TO` components; otherwise the neighbours
+    ``(i, i + 1)`` in the flattened order (each component of a vector with the
+    next, the last of one variable with the first of the next), thinned evenly
+    to at most :data:`MAX_PRODUCTS`. So a 10-dimensional posterior gets all 45
+    products and LDA's 650 components get 64, not 210,925.
+
+    Parameters
+    ----------
+    n : int
+        Number of scalar components.
+
+    Returns
+    -------
+    list of (int, int)
+    """
+    if n <= ALL_PAIRS_UP_TO:
+        return list(itertools.combinations(range(n), 2))
+    neighbours = [(i, i + 1) for i in range(n - 1)]
+    if len(neighbours) <= MAX_PRODUCTS:
+        return neighbours
+    keep = np.linspace(0, len(neighbours) - 1, MAX_PRODUCTS).round().astype(int)
+    return [neighbours[k] for k in keep]
+
+
+def centred_products(components: xr.DataArray, centers: Mapping[str, float]) -> xr.DataArray:
+    """Return ``(a - c_a) * (b - c_b)`` for the pairs of :func:`product_pairs`, named ``"a*b"``.
+
+    The centres are fixed numbers shared by both sides, so the mean of a
+    product is comparable across sides (it is the covariance when the centres
+    are the exact means).
+    """
+    names = list(components["quantity"].values)
+    pairs = [(names[i], names[j]) for i, j in product_pairs(len(names))]
+    if not pairs:
+        return components.isel(quantity=slice(0, 0))
+    centred = components.values - np.array([centers[n] for n in names])
+    index = {name: k for k, name in enumerate(names)}
+    values = np.stack([centred[..., index[a]] * centred[..., index[b]] for a, b in pairs], axis=-1)
+    return xr.DataArray(
+        values,
+        dims=(*SAMPLE_DIMS, "quantity"),
+        coords={"quantity": [f"{a}*{b}" for a, b in pairs]},
+    )
+
+
+def summarize(quantities: xr.DataArray) -> pd.DataFrame:
+    """Per quantity: statistics, their MCSEs, bulk and tail ESS, and R-hat.
+
+    Parameters
+    ----------
+    quantities : xarray.DataArray
+        Shape (chain, draw, quantity).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by quantity; columns ``mean``, ``sd``, ``q5``, ``q50``,
+        ``q95``, ``mcse_<statistic>`` for each, ``batch_<statistic>`` for each
+        (the standard error of the statistic with the chains as batches: the
+        sd of its per-chain values over sqrt(chains), large when chains
+        disagree), ``ess_bulk``, ``ess_tail``, ``ess_within`` (the sum of
+        every chain's own bulk ESS: what the chains would give if they mixed
+        with each other), ``r_hat``.
+    """
+    ds = xr.Dataset({"q": quantities})
+    columns = {
+        "mean": quantities.mean(SAMPLE_DIMS),
+        "sd": quantities.std(SAMPLE_DIMS, ddof=1),
+        "mcse_mean": azs.mcse(ds, method="mean")["q"],
+        "mcse_sd": azs.mcse(ds, method="sd")["q"],
+    }
+    for p in PROBS:
+        label = quantile_label(p)
+        columns[label] = quantities.quantile(p, dim=SAMPLE_DIMS).drop_vars("quantile")
+        columns[f"mcse_{label}"] = azs.mcse(ds, method="quantile", prob=p)["q"]
+    per_chain = {
+        "mean": quantities.mean("draw"),
+        "sd": quantities.std("draw", ddof=1),
+        **{quantile_label(p): quantities.quantile(p, dim="draw") for p in PROBS},
+    }
+    root_chains = np.sqrt(quantities.sizes["chain"])
+    for label, values in per_chain.items():
+        columns[f"batch_{label}"] = values.std("chain", ddof=1) / root_chains
+    columns["ess_bulk"] = azs.ess(ds, method="bulk")["q"]
+    each_chain = ds.rename(chain="batch").expand_dims(chain=1)  # every chain on its own
+    columns["ess_within"] = azs.ess(each_chain, method="bulk")["q"].sum("batch")
+    columns["ess_tail"] = azs.ess(ds, method="tail")["q"]
+    columns["r_hat"] = azs.rhat(ds)["q"]
+    index = pd.Index(quantities["quantity"].values, name="quantity")
+    return pd.DataFrame(
+        {k: np.asarray(v.values, dtype=float) for k, v in columns.items()}, index=index
+    )
+
+
+PARALLEL_MIN_VALUES = 4_000_000
+"""Values (draws x quantities, all sides) from which :func:`summarize_sides` uses two processes."""
+
+
+def summarize_sides(
+    sides: Mapping[str, xr.DataArray], cores: int | None = None
+) -> dict[str, pd.DataFrame]:
+    """Return :func:`summarize` of every side, in a second process too when the draws are many.
+
+    ArviZ's diagnostics loop over quantities in Python, so a large posterior
+    (LDA: four sides of 718 quantities x 8,000 draws, about 5 s each) holds one
+    core. From :data:`PARALLEL_MIN_VALUES` values on, and with two cores or
+    more, every side's quantities are split: a child interpreter (``python -m
+    mcmc_pairs.comparisons.agreement``, so a caller's unguarded script is never re-run)
+    summarises the last ones while this process summarises the first
+    :data:`HERE_SHARE` (a little more than half: the child first starts up).
+    Every statistic of a quantity is computed from that quantity's draws
+    alone, so the joined frames are those of one :func:`summarize`, bit for
+    bit (tested); if the child fails, its part is summarised here.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+    cores : int or None
+        Cores to use (default: every core this process may run on); 1 never
+        starts a child.
+
+    Returns
+    -------
+    dict of str to DataFrame
+        :func:`summarize` per side, in the order of ``sides``.
+    """
+    from mcmc_pairs.handrolled._common import available_cores
+
+    cores = available_cores() if cores is None else cores
+    size = sum(da.size for da in sides.values())
+    if cores < 2 or size < PARALLEL_MIN_VALUES:
+        return {label: _summarize_quietly(da) for label, da in sides.items()}
+    cut = {
+        label: min(max(round(HERE_SHARE * da.sizes["quantity"]), 1), da.sizes["quantity"])
+        for label, da in sides.items()
+    }
+    away = {
+        label: da.isel(quantity=slice(cut[label], None))
+        for label, da in sides.items()
+        if cut[label] < da.sizes["quantity"]
+    }
+    if not away:  # one quantity a side: nothing to split
+        return {label: _summarize_quietly(da) for label, da in sides.items()}
+    with _SummaryChild(away) as child:
+        here = {
+            label: _summarize_quietly(da.isel(quantity=slice(None, cut[label])))
+            for label, da in sides.items()
+        }
+        there = child.result()
+    return {
+        label: pd.concat([here[label], there[label]]) if label in there else here[label]
+        for label in sides
+    }
+
+
+HERE_SHARE = 0.55
+"""Share of every side's quantities :func:`summarize_sides` keeps in this process."""
+
+
+class _SummaryChild:
+    """A child interpreter summarising some quantities (:func:`summarize_sides`), started on entry.
+
+    The sides travel through a temporary pickle file and the summaries come
+    back pickled on the child's stdout. :meth:`result` summarises them here
+    instead when the child failed; leaving the block kills a child still
+    running and removes the file.
+    """
+
+    def __init__(self, sides: Mapping[str, xr.DataArray]):
+        self.sides = dict(sides)
+
+    def __enter__(self) -> _SummaryChild:
+        import os
+        import pickle
+        import subprocess
+        import sys
+        import tempfile
+
+        fd, self.path = tempfile.mkstemp(prefix="mcmc-pairs-sides-", suffix=".pickle")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(self.sides, f, protocol=pickle.HIGHEST_PROTOCOL)
+        import mcmc_pairs
+
+        root = os.path.dirname(os.path.dirname(os.path.abspath(mcmc_pairs.__file__)))
+        path = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
+        env = {**os.environ, "PYTHONPATH": path}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mcmc_pairs.comparisons.agreement", self.path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        return self
+
+    def result(self) -> dict[str, pd.DataFrame]:
+        import pickle
+
+        out, _ = self.process.communicate()
+        if self.process.returncode == 0:
+            try:
+                return pickle.loads(out)
+            except Exception:  # a truncated or foreign stdout: summarise here
+                pass
+        return {label: _summarize_quietly(da) for label, da in self.sides.items()}
+
+    def __exit__(self, *exc) -> None:
+        import os
+
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.unlink(self.path)
+
+
+def _summarize_quietly(quantities: xr.DataArray) -> pd.DataFrame:
+    """:func:`summarize`, quiet: non-finite draws warn, and the support checks report them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return summarize(quantities)
+
+
+def z_checks(
+    summaries: Mapping[str, pd.DataFrame],
+    pairs: Sequence[tuple[str, str]],
+    reference: Mapping[str, ExactMarginal] | None = None,
+    statistics: Sequence[str] = STATISTICS,
+    statistics_of: Mapping[str, Sequence[str]] | None = None,
+) -> pd.DataFrame:
+    """Return the uncorrected z-checks between sides and against the exact answer.
+
+    Parameters
+    ----------
+    summaries : mapping of str to DataFrame
+        :func:`summarize` output per side label.
+    pairs : sequence of (str, str)
+        Side labels to compare, ``(candidate, reference_side)``.
+    reference : mapping of str to ExactMarginal, optional
+        Exact marginals per quantity; every side is checked against them.
+    statistics : sequence of str
+        Statistics to compare (default: mean, sd, 5/50/95 % quantiles).
+    statistics_of : mapping of str to sequence of str, optional
+        Quantities compared by other statistics than ``statistics`` (a discrete
+        quantity by its mean and sd, its indicators by their mean).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per check: ``comparison`` (``"a vs b"``, ``"a vs exact"``),
+        ``side`` (the side it judges: the candidate, or the side checked
+        against the exact answer), ``kind`` (``"agreement"`` or ``"exact"``),
+        ``quantity``, ``statistic``, ``a``, ``b``, ``z`` (the value), ``p``
+        (two-sided), ``se`` (the difference's standard error from the MCSEs),
+        ``se_batch`` (its standard error with the chains as batches, see
+        :func:`summarize`), ``scale`` (the posterior sd that :func:`resolutions`
+        measures the difference in: the root mean square of the two sides' sds,
+        or the exact sd where it is known).
+    """
+    rows = []
+    for a_label, b_label in pairs:
+        a, b = summaries[a_label], summaries[b_label]
+        common = a.index.intersection(b.index, sort=False)
+        a, b = _columns(a.loc[common]), _columns(b.loc[common])  # arrays: no per-cell lookup
+        scale = np.hypot(a["sd"], b["sd"]) / np.sqrt(2)
+        for i, quantity in enumerate(common):
+            for stat in (statistics_of or {}).get(quantity, statistics):
+                se = np.hypot(a[f"mcse_{stat}"][i], b[f"mcse_{stat}"][i])
+                batch = np.hypot(a[f"batch_{stat}"][i], b[f"batch_{stat}"][i])
+                row = _z_row(f"{a_label} vs {b_label}", quantity, stat, a[stat][i], b[stat][i], se)
+                rows.append(
+                    {
+                        **row,
+                        "side": a_label,
+                        "kind": "agreement",
+                        "se_batch": batch,
+                        "scale": scale[i],
+                    }
+                )
+    for label, summary in summaries.items():
+        for quantity, exact in (reference or {}).items():
+            if quantity not in summary.index:
+                continue
+            for stat in (statistics_of or {}).get(quantity, statistics):
+                truth = exact.statistic(stat)
+                if truth is None:
+                    continue
+                se = summary.at[quantity, f"mcse_{stat}"]
+                row = _z_row(
+                    f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
+                )
+                batch = summary.at[quantity, f"batch_{stat}"]
+                scale = exact.sd if exact.sd is not None else summary.at[quantity, "sd"]
+                rows.append(
+                    {**row, "side": label, "kind": "exact", "se_batch": batch, "scale": scale}
+                )
+    columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p", "se"]
+    columns += ["se_batch", "scale"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["p"] = z_p_values(table["z"].to_numpy(dtype=float), table["statistic"])
+    return table
+
+
+def _columns(frame: pd.DataFrame) -> dict[str, np.ndarray]:
+    return {str(name): frame[name].to_numpy() for name in frame.columns}
+
+
+def z_p_values(z: np.ndarray, statistics: Sequence[str]) -> np.ndarray:
+    """Return two-sided p-values of z-scores, each under its statistic's Student-t (:func:`z_df`).
+
+    One call for the whole table: scipy's per-call overhead would otherwise
+    dominate a large run (LDA: 22,000 checks).
+    """
+    df = np.array([z_df(statistic) for statistic in statistics], dtype=float)
+    return 2 * stats.t.sf(np.abs(np.asarray(z, dtype=float)), df)
+
+
+def _z_row(comparison, quantity, statistic, a, b, se) -> dict:
+    """One z-check without its p-value (:func:`z_p_values` adds them all at once)."""
+    diff = float(a) - float(b)
+    if diff == 0.0:
+        z = 0.0  # identical (e.g. a degenerate quantile of a discrete quantity)
+    elif np.isnan(se):
+        z = np.nan  # no MCSE (a draw or two per chain): no test; the gates say not converged
+    elif np.isfinite(se) and se > 0:
+        z = diff / se
+    else:
+        z = np.inf  # a difference with no Monte Carlo error to explain it
+    return {
+        "comparison": comparison,
+        "quantity": quantity,
+        "statistic": statistic,
+        "a": float(a),
+        "b": float(b),
+        "z": z,
+        "se": float(se),
+    }
+
+
+def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Apply Holm's step-down correction to a family of z-checks.
+
+    Adds ``threshold`` (the |z| a check must not exceed at its rank, under the
+    Student-t of its ``statistic``, :func:`z_df`), ``level`` (the p-value it
+    must not reach at its rank, ``alpha / (m - rank)``) and ``passed``. Controls the
+    family-wise error rate at ``alpha`` under any dependence between the checks.
+    """
+    checks = checks.copy()
+    m = len(checks)
+    if m == 0:
+        empty = pd.Series(dtype=float)
+        return checks.assign(threshold=empty, level=empty, passed=pd.Series(dtype=bool))
+    order = np.argsort(checks["p"].to_numpy(), kind="stable")
+    level = alpha / (m - np.arange(m))  # alpha/m, alpha/(m-1), ..., alpha
+    rejected_sorted = np.cumprod(checks["p"].to_numpy()[order] <= level).astype(bool)
+    threshold = np.empty(m)
+    passed = np.empty(m, dtype=bool)
+    if "statistic" in checks:
+        df = checks["statistic"].map(z_df).to_numpy(dtype=float)[order]
+    else:
+        df = z_df("mean")
+    threshold[order] = stats.t.isf(level / 2, df)
+    passed[order] = ~rejected_sorted
+    levels = np.empty(m)
+    levels[order] = level
+    return checks.assign(threshold=threshold, level=levels, passed=passed)
+
+
+def tolerances(delta: float = TOLERANCE) -> dict[str, float]:
+    """Return the tolerance of every statistic, in posterior sd units, for a given ``delta``.
+
+    ``delta`` for the mean, the sd (a relative error of the sd) and the median;
+    :data:`TAIL_FACTOR` times ``delta`` for the 5 % and 95 % quantiles.
+    """
+    if not (isinstance(delta, (int, float)) and np.isfinite(delta) and delta > 0):
+        raise ValueError(f"tolerance must be a positive number (posterior sds), got {delta!r}")
+    tails = {quantile_label(p): TAIL_FACTOR * delta for p in PROBS if p != 0.5}
+    return {"mean": delta, "sd": delta, quantile_label(0.5): delta, **tails}
+
+
+def resolutions(
+    z_table: pd.DataFrame,
+    delta: float = TOLERANCE,
+    alpha: float = ALPHA_EQUIVALENCE,
+    means_only: Collection[str] = (),
+) -> pd.DataFrame:
+    """Add each check's resolution and whether it lies within its tolerance (two one-sided tests).
+
+    The difference ``(a - b) / scale`` is in posterior sd units, and so is its
+    standard error ``se / scale``. The check's *resolution* is
+    ``|difference| + t(1 - alpha, z_df(statistic)) * se / scale``: the smallest tolerance
+    whose two one-sided tests (Schuirmann 1987) both reject at level ``alpha``,
+    i.e. the upper end of the difference's (1 - 2 alpha) confidence interval in
+    absolute value. A check is ``equivalent`` when its resolution is below its
+    tolerance (:func:`tolerances`). ``agree`` needs every check equivalent: by
+    the intersection-union principle the claim "every difference is within
+    its tolerance" then errs with probability at most ``alpha``.
+
+    Parameters
+    ----------
+    z_table : pandas.DataFrame
+        From :func:`z_checks` (columns ``a``, ``b``, ``se``, ``scale``, ``statistic``).
+    delta : float
+        The tolerance of means, sds and medians (:func:`tolerances`).
+    alpha : float
+        Level of each one-sided test.
+    means_only : collection of str
+        Quantities whose mean alone is certified: the centred products, whose
+        mean is a covariance but whose sd and tail quantiles are fourth-moment
+        statistics of heavy-tailed draws (a product of two normals has kurtosis
+        9; with an inverse-gamma factor, far more). Their other statistics
+        keep their z-checks (a difference is still detected) but get no
+        tolerance (``NaN``, ``equivalent`` missing).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``z_table`` with ``difference`` (sd units, signed), ``resolution``,
+        ``tolerance`` and ``equivalent``. Identical statistics (a degenerate
+        quantile of a discrete quantity) have resolution 0; a difference with
+        no finite standard error or scale has an infinite one.
+    """
+    limits = tolerances(delta)
+    critical = stats.t.isf(alpha, z_table["statistic"].map(z_df).to_numpy(dtype=float))
+    diff = (z_table["a"] - z_table["b"]).to_numpy(dtype=float)
+    se = z_table["se"].to_numpy(dtype=float)
+    scale = z_table["scale"].to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resolution = (np.abs(diff) + critical * se) / scale
+    usable = np.isfinite(resolution) & (scale > 0)
+    resolution = np.where(usable, resolution, np.where(diff == 0, 0.0, np.inf))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        difference = np.where(scale > 0, diff / scale, np.where(diff == 0, 0.0, np.inf))
+    tolerance = z_table["statistic"].map(limits).to_numpy(dtype=float, copy=True)
+    spread = z_table["quantity"].isin(list(means_only)) & (z_table["statistic"] != "mean")
+    tolerance[spread.to_numpy()] = np.nan
+    equivalent = pd.Series(resolution < tolerance, index=z_table.index, dtype=object)
+    equivalent[np.isnan(tolerance)] = None
+    return z_table.assign(
+        difference=difference,
+        resolution=resolution,
+        tolerance=tolerance,
+        equivalent=equivalent,
+    )
+
+
+def rhat_threshold(
+    ess: np.ndarray | float, chains: int, draws: int, quantities: int, alpha: float = ALPHA
+) -> np.ndarray:
+    """Return the R-hat above which a side is not converged, for one of ``quantities``.
+
+    For ``M = 2 chains`` split chains of ``N = draws / 2`` stationary draws with
+    ``n = ess / M`` effective draws each, the variance of the chain means is
+    about ``F sigma**2 / n`` with ``F ~ chi2(M - 1) / (M - 1)``, and R-hat's
+    ``(N - 1) / N + B / (N W)`` (Vehtari et al. 2021) is about
+    ``1 - 1 / N + F / n``. The threshold is the R-hat that ``F``'s
+    upper ``alpha / (2 quantities)`` quantile gives (two R-hats per quantity:
+    arviz-stats takes the larger of the bulk and the folded one), Bonferroni
+    over the side's quantities, and never below :data:`RHAT_MAX`. Measured on
+    AR(1) chains (``scripts/rhat_gate.py``, ``benchmarks/rhat_gate.md``).
+
+    Parameters
+    ----------
+    ess : float or ndarray
+        ESS of each quantity from within the chains (``ess_within`` of
+        :func:`summarize`): chains that disagree with each other, which R-hat
+        is there to detect, do not lower it. It is taken at least at the ESS
+        gate (:data:`ESS_PER_CHAIN_MIN` per chain), below which a side is not
+        converged anyway, so the threshold never exceeds its value there.
+    chains, draws : int
+        Number of chains, and of draws per chain.
+    quantities : int
+        Number of quantities the side is judged on.
+    alpha : float
+        Family-wise false-alarm rate of the side's R-hat gates.
+
+    Returns
+    -------
+    ndarray
+        Shape of ``ess``; :data:`RHAT_MAX` where the ESS is not a number.
+    """
+    splits = 2 * chains
+    f = stats.chi2.isf(alpha / (2 * max(quantities, 1)), splits - 1) / (splits - 1)
+    ess = np.maximum(np.asarray(ess, dtype=float), ESS_PER_CHAIN_MIN * chains)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        null = np.sqrt(1.0 - 2.0 / draws + f * splits / ess)
+    return np.where(np.isfinite(null) & (ess > 0), np.maximum(RHAT_MAX, null), RHAT_MAX)
+
+
+def diagnostic_checks(
+    summaries: Mapping[str, pd.DataFrame], chains: int, draws: int | Mapping[str, int]
+) -> pd.DataFrame:
+    """Return the convergence gates of every side: R-hat, bulk and tail ESS, per quantity.
+
+    Columns :data:`CHECK_COLUMNS`, ``kind`` ``"diagnostic"``, ``side`` the side's label.
+    The R-hat threshold of each quantity is :func:`rhat_threshold` of its
+    within-chain ESS and the side's number of quantities; ``draws`` is the
+    draws per chain, one number or one per side.
+    """
+    ess_min = ESS_PER_CHAIN_MIN * chains
+    rows = []
+    for label, summary in summaries.items():
+        ess = summary["ess_within"].to_numpy()
+        n = draws[label] if isinstance(draws, Mapping) else draws
+        rhat_max = rhat_threshold(ess, chains, n, len(summary))
+        for (quantity, row), r_max in zip(summary.iterrows(), rhat_max, strict=True):
+            for stat, value, threshold, ok in (
+                ("r_hat", row["r_hat"], r_max, row["r_hat"] < r_max),
+                ("ess_bulk", row["ess_bulk"], ess_min, row["ess_bulk"] >= ess_min),
+                ("ess_tail", row["ess_tail"], ess_min, row["ess_tail"] >= ess_min),
+            ):
+                rows.append(
+                    {
+                        "comparison": label,
+                        "side": label,
+                        "kind": "diagnostic",
+                        "quantity": quantity,
+                        "statistic": stat,
+                        "value": float(value),
+                        "threshold": float(threshold),
+                        "passed": bool(ok),
+                    }
+                )
+    return pd.DataFrame(rows, columns=list(CHECK_COLUMNS))
+
+
+def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
+    """Return one check per side and quantity: the fraction of non-finite draws must be 0.
+
+    Columns :data:`CHECK_COLUMNS`, ``kind`` ``"support"``, ``side`` the side's label.
+    """
+    rows = []
+    for label, da in sides.items():
+        bad = (~np.isfinite(da)).mean(SAMPLE_DIMS)
+        for quantity, fraction in zip(da["quantity"].values, bad.values, strict=True):
+            rows.append(
+                {
+                    "comparison": label,
+                    "side": label,
+                    "kind": "support",
+                    "quantity": str(quantity),
+                    "statistic": "non-finite draws",
+                    "value": float(fraction),
+                    "threshold": 0.0,
+                    "passed": bool(fraction == 0),
+                }
+            )
+    return pd.DataFrame(rows, columns=list(CHECK_COLUMNS))
+
+
+def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | None = None) -> str:
+    """Return the verdict: ``"disagree"``, ``"not converged"``, ``"inconclusive"`` or ``"agree"``.
+
+    In this order:
+
+    * draws outside the support (a failed support check): ``disagree``;
+    * a failed gate: ``not converged``, unless a z-check is ``gross`` (see
+      :func:`gross_differences`: a difference no plausible Monte Carlo error
+      explains), which is ``disagree``;
+    * a failed z-check or multivariate check (a difference detected): ``disagree``;
+    * every z-check ``equivalent`` (its resolution within its tolerance,
+      :func:`resolutions`): ``agree``;
+    * otherwise nothing was detected but the resolution was not reached:
+      ``inconclusive`` (run longer).
+    """
+    if support is not None and len(support) and not support["passed"].all():
+        return DISAGREE
+    if len(gates) and not gates["passed"].all():
+        gross = z_table["gross"] if "gross" in z_table else pd.Series(False, index=z_table.index)
+        return DISAGREE if gross.fillna(False).astype(bool).any() else NOT_CONVERGED
+    if len(z_table) and not z_table["passed"].all():
+        return DISAGREE
+    equivalent = z_table["equivalent"].dropna() if "equivalent" in z_table else pd.Series()
+    return AGREE if equivalent.astype(bool).all() else INCONCLUSIVE
+
+
+def z_label(statistic: str) -> str:
+    """Return a z-check's ``statistic`` label in the checks table: ``"mean"`` -> ``"z(mean)"``."""
+    return f"z({statistic})"
+
+
+def compared_statistic(label: str) -> str:
+    """Return the statistic a z-check compares, from its label: ``"z(mean)"`` -> ``"mean"``."""
+    return label.removeprefix("z(").removesuffix(")")
+
+
+CHECK_RESOLUTION_COLUMNS = ("difference", "resolution", "tolerance", "equivalent")
+"""Columns a z-check adds to :data:`CHECK_COLUMNS` (:func:`resolutions`), with ``gross``."""
+CHECK_TEST_COLUMNS = ("p", "level", "note")
+"""Columns of the tests behind a check: its p-value, the level it is judged at (Holm's, at
+its rank, for a z-check; ``energy.ALPHA`` for the energy check) and a note in words where
+the numbers need one (:func:`check_notes`): ``NaN``, ``NaN`` and ``""`` for the gates."""
+
+
+def check_notes(z_table: pd.DataFrame) -> pd.Series:
+    """Say in words what a z-check's bare numbers hide: a zero or missing MCSE.
+
+    A difference over a standard error of 0 is a z of infinity: no Monte
+    Carlo error can explain it, and the reason (a side constant in every draw,
+    a chain stuck, or a lattice quantile; discrete quantities are compared by
+    indicators instead, :func:`lattice_indicators`) is named.
+    """
+    se = z_table["se"].to_numpy(dtype=float)
+    same = (z_table["a"] == z_table["b"]).to_numpy()
+    notes = np.full(len(z_table), "", dtype=object)
+    notes[np.isnan(se)] = "no MCSE (too few draws per chain to estimate one): not tested"
+    zero = se == 0
+    notes[zero & same] = "MCSE 0 on both sides and the same value: nothing to test"
+    notes[zero & ~same] = (
+        "MCSE 0 on both sides but different values: no Monte Carlo error explains the "
+        "difference (a side constant in every draw, or stuck)"
+    )
+    return pd.Series(notes, index=z_table.index)
+
+
+def compare_draws(
+    sides: Mapping[str, xr.DataArray],
+    pairs: Sequence[tuple[str, str]],
+    reference: Mapping[str, ExactMarginal] | None = None,
+    *,
+    statistics: Sequence[str] = STATISTICS,
+    alpha: float = ALPHA,
+    tolerance: float = TOLERANCE,
+    alpha_equivalence: float = ALPHA_EQUIVALENCE,
+    means_only: Collection[str] = (),
+    multivariate: bool = True,
+) -> tuple[str, pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Compare sides given as quantities arrays: the whole agreement procedure.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+    pairs : sequence of (str, str)
+        Which sides to compare with which.
+    reference : mapping, optional
+        Exact marginals per quantity.
+    statistics : sequence of str
+        Statistics to compare.
+    alpha : float
+        Family-wise false-alarm rate of the z-checks (Holm).
+    tolerance : float
+        ``delta`` of :func:`tolerances`: the resolution ``agree`` certifies.
+    alpha_equivalence : float
+        Level of the two one-sided tests behind ``agree`` (:func:`resolutions`).
+    means_only : collection of str
+        Quantities whose mean alone ``agree`` certifies (:func:`resolutions`).
+    multivariate : bool
+        Add the energy checks (:func:`energy_checks`); a sequential run adds
+        them once, at its last look (:func:`with_energy_checks`).
+
+    Returns
+    -------
+    verdict : str
+    checks : pandas.DataFrame
+        The z-checks (with ``kind="agreement"`` or ``"exact"``), the
+        multivariate checks, the gates (``kind="diagnostic"``) and the support
+        checks (``kind="support"``); columns :data:`CHECK_COLUMNS`, ``gross``
+        (:func:`gross_differences`, false but for z-checks) and
+        :data:`CHECK_RESOLUTION_COLUMNS` (empty but for z-checks); ``side``
+        names the side each check judges (:func:`side_verdicts`).
+    summaries : dict of str to DataFrame
+    """
+    for name, value in (("alpha", alpha), ("alpha_equivalence", alpha_equivalence)):
+        if not (isinstance(value, (int, float)) and 0 < value < 1):
+            raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
+    tolerances(tolerance)  # checks it
+    chains = {da.sizes["chain"] for da in sides.values()}
+    original = sides
+    discrete = discrete_quantities(sides)
+    probs = [p for p in PROBS if quantile_label(p) in statistics]
+    indicators = lattice_indicators(sides, discrete, probs)
+    statistics_of = {q: [s for s in statistics if s in DISCRETE_STATISTICS] for q in discrete}
+    cut = [str(q) for q in next(iter(indicators.values()))["quantity"].values] if sides else []
+    statistics_of.update({q: [s for s in statistics if s == "mean"] for q in cut})
+    if cut:
+        sides = {
+            label: xr.concat([da, indicators[label]], "quantity") for label, da in sides.items()
+        }
+    summaries = summarize_sides(sides)
+    z_table = holm(z_checks(summaries, pairs, reference, statistics, statistics_of), alpha)
+    z_table = resolutions(z_table, tolerance, alpha_equivalence, means_only)
+    draws = {label: da.sizes["draw"] for label, da in sides.items()}
+    gates = diagnostic_checks(summaries, max(chains), draws)
+    support = support_checks(sides)
+    z_table = z_table.assign(value=z_table["z"], statistic=z_table["statistic"].map(z_label))
+    z_table["gross"] = gross_differences(z_table)
+    z_table["note"] = check_notes(z_table)
+    columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS, *CHECK_TEST_COLUMNS]
+    checks = pd.concat(
+        [z_table[columns], *(t.assign(gross=False, note="") for t in (gates, support))],
+        ignore_index=True,
+    )
+    if multivariate:
+        checks = with_energy_checks(checks, original, pairs, summaries)
+    return verdict_of(checks), checks, summaries
+
+
+def verdict_of(checks: pd.DataFrame) -> str:
+    """Return the :func:`verdict` of a table of checks of every kind, taken together."""
+    kind = checks["kind"]
+    return verdict(
+        checks[kind.isin(["agreement", "exact", "multivariate"])],
+        checks[kind == "diagnostic"],
+        checks[kind == "support"],
+    )
+
+
+def with_energy_checks(
+    checks: pd.DataFrame,
+    sides: Mapping[str, xr.DataArray],
+    pairs: Sequence[tuple[str, str]],
+    summaries: Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """Return ``checks`` with :func:`energy_checks`' multivariate checks after the z-checks."""
+    energy_rows = energy_checks(sides, pairs, summaries)
+    is_z = checks["kind"].isin(["agreement", "exact"])
+    parts = [checks[is_z], energy_rows, checks[~is_z]]
+    return pd.concat([p for p in parts if len(p)], ignore_index=True)
+
+
+def energy_checks(
+    sides: Mapping[str, xr.DataArray],
+    pairs: Sequence[tuple[str, str]],
+    summaries: Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """Return the multivariate check (:mod:`mcmc_pairs.comparisons.energy`) of every pair of sides.
+
+    One row per pair, ``kind`` ``"multivariate"``, quantity ``"all"``, statistic
+    ``"energy"``: the energy distance of the two sides' thinned, standardised
+    draws of every quantity, against the ``1 - energy.ALPHA`` quantile of its
+    block-permutation distribution, with its p-value and a note naming the
+    quantities that drive the distance (:func:`mcmc_pairs.comparisons.energy.drivers`).
+    Pairs with non-finite draws are left out
+    (their support checks fail). The permutations are seeded, so a run's
+    checks are the same every time.
+    """
+    rows = []
+    for a_label, b_label in pairs:
+        a, b = sides[a_label], sides[b_label]
+        in_b = set(b["quantity"].values)
+        common = [q for q in a["quantity"].values if q in in_b]
+        a, b = a.sel(quantity=common), b.sel(quantity=common)
+        if not (np.isfinite(a.values).all() and np.isfinite(b.values).all()):
+            continue
+        min_ess = tuple(
+            float(summaries[label].loc[common, "ess_bulk"].min()) for label in (a_label, b_label)
+        )
+        statistic, p, critical = energy.energy_test(a, b, min_ess, np.random.default_rng(0))
+        drivers = energy.drivers(a, b, min_ess)
+        rows.append(
+            {
+                "comparison": f"{a_label} vs {b_label}",
+                "side": a_label,
+                "kind": "multivariate",
+                "quantity": "all",
+                "statistic": "energy",
+                "value": statistic,
+                "threshold": critical,
+                "passed": p > energy.ALPHA,
+                "gross": False,
+                "p": p,
+                "level": energy.ALPHA,
+                "note": "largest one-dimensional energy distances: "
+                + ", ".join(f"{q} {d:.3g}" for q, d in drivers),
+            }
+        )
+    return pd.DataFrame(rows, columns=[*CHECK_COLUMNS, "gross", *CHECK_TEST_COLUMNS])
+
+
+def gross_differences(z_table: pd.DataFrame) -> pd.Series:
+    """Flag the z-checks whose difference no plausible Monte Carlo error explains.
+
+    A check is gross when its difference exceeds :data:`GROSS_FACTOR` times its
+    Holm threshold both in units of its MCSE (``|z|``) and in units of its
+    standard error with the chains as batches (``se_batch``), which stays
+    honest when chains disagree with each other: a chain stuck far away makes
+    ``se_batch`` large, so a side that is merely not converged is not called
+    ``disagree``; chains that agree with each other on a wrong answer are.
+
+    Parameters
+    ----------
+    z_table : pandas.DataFrame
+        Holm-corrected z-checks with columns ``a``, ``b``, ``z``, ``threshold``
+        and ``se_batch``.
+
+    Returns
+    -------
+    pandas.Series of bool
+    """
+    bound = GROSS_FACTOR * z_table["threshold"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z_batch = (z_table["a"] - z_table["b"]).abs() / z_table["se_batch"]
+    return (z_table["z"].abs() > bound) & (z_batch > bound)
+
+
+def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) -> dict[str, str]:
+    """Return the verdict of every side but ``reference``, from the checks that bear on it.
+
+    A side's checks are the rows whose ``side`` is that side (its comparison
+    with the reference, its exact checks, its gates, its support) and those of
+    the reference itself (the reference's exact checks, gates and support): a
+    reference that does not converge leaves every comparison with it
+    ``"not converged"``.
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+        From :func:`compare_draws`, with columns ``side``, ``kind`` and ``passed``.
+    sides : sequence of str
+        Side labels.
+    reference : str
+        The reference side's label.
+
+    Returns
+    -------
+    dict of str to str
+        Side label to :func:`verdict`, in the order of ``sides``.
+    """
+    out = {}
+    for label in sides:
+        if label == reference:
+            continue
+        out[label] = verdict_of(checks[checks["side"].isin([label, reference])])
+    return out
+
+
+def _child_main(path: str) -> None:
+    """Summarise the sides pickled at ``path``; write the summaries pickled to stdout."""
+    import pickle
+    import sys
+
+    with open(path, "rb") as f:
+        sides = pickle.load(f)
+    summaries = {label: _summarize_quietly(da) for label, da in sides.items()}
+    sys.stdout.buffer.write(pickle.dumps(summaries, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+if __name__ == "__main__":  # the child of summarize_sides
+    import sys
+
+    _child_main(sys.argv[1])

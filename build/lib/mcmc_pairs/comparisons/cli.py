@@ -1,0 +1,469 @@
+"""The ``mcmc-pairs`` command line.
+
+Exit status: 0 when the samplers agree (``validate``: passes), 1 when they
+disagree or a side has not converged (``validate``: fails), 2 on a usage or
+input error (one line on stderr, no traceback), 3 when ``validate`` is ``not
+converged`` (SBC: too many replications short of effective draws even at
+``--max-draws``; the sampler mixes too slowly to be judged, which is not a
+miscalibration).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
+
+EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
+VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
+input error; 3 not converged (SBC: more than 5% of the replications have fewer than 99
+effective draws even at --max-draws, and no rank test of the others rejects: the
+sampler mixes too slowly for SBC there)"""
+
+
+class UsageError(Exception):
+    """Raised by the argument parser instead of printing usage and exiting."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage block
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of ``mcmc-pairs`` and its subcommands."""
+    from mcmc_pairs import __version__
+
+    parser = _Parser(prog="mcmc-pairs", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"mcmc-pairs {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("list", help="list the registered pairs")
+
+    compare = sub.add_parser(
+        "compare",
+        help="run both sides of one pair (or your --model against your --sampler) and compare",
+    )
+    compare.add_argument("name", nargs="?", help="pair name (see `mcmc-pairs list`)")
+    compare.add_argument(
+        "--sampler",
+        metavar="SPEC",
+        help="your sampler, package.module:function or path/to/file.py:function; "
+        "it replaces the hand-rolled side",
+    )
+    _add_model_arguments(compare)
+    for flag, help_text in (
+        ("--draws", "kept draws per chain"),
+        ("--tune", "discarded tuning draws per chain"),
+        ("--chains", "number of chains (>= 2)"),
+        ("--seed", "random seed shared by both sides"),
+    ):
+        compare.add_argument(flag, type=int, help=help_text)
+    compare.add_argument(
+        "--tolerance",
+        type=float,
+        metavar="DELTA",
+        help="the resolution 'agree' certifies, in posterior sds "
+        "(default 0.2; twice that for the 5%% and 95%% quantiles)",
+    )
+    compare.add_argument(
+        "--max-draws",
+        type=int,
+        metavar="N",
+        help="draws per chain an undecided run may grow to (default 16 x --draws; "
+        "equal to --draws for one look)",
+    )
+    compare.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="start no new look that would end after S seconds (default: no limit)",
+    )
+    compare.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="stop the hand-written sampler when one call takes longer than S seconds "
+        "(exit 2; default: no limit)",
+    )
+    compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
+
+    report = sub.add_parser("report", help="compare every registered pair and write index.html")
+    report.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
+
+    validate = sub.add_parser(
+        "validate",
+        help="Geweke's joint-distribution test or SBC of one sampler",
+        epilog=VALIDATE_EXIT,
+    )
+    validate.add_argument(
+        "name", nargs="?", help="pair name (a pair that conditions on data), or use --model"
+    )
+    _add_model_arguments(validate)
+    validate.add_argument(
+        "--sampler",
+        metavar="SPEC",
+        help="sampler under test, package.module:function or path/to/file.py:function "
+        "(default: the pair's hand-rolled sampler); 'pymc' runs the pair's PyMC twin "
+        "(--method sbc only)",
+    )
+    validate.add_argument("--method", required=True, choices=("geweke", "sbc"))
+    validate.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (default: a local cluster of 2 processes; "
+        "'synchronous' runs in this process)",
+    )
+    for flag, help_text in (
+        ("--replications", "independent replications (SBC runs; Geweke chains)"),
+        ("--steps", "Geweke: steps of each successive-conditional chain"),
+        ("--draws", "SBC: kept draws per sampler run"),
+        ("--tune", "discarded tuning draws per sampler run (Geweke: per step)"),
+        ("--chains", "SBC: chains per sampler run"),
+        ("--seed", "random seed of the whole validation"),
+        (
+            "--max-draws",
+            "SBC: draws per chain a replication with fewer than 99 effective draws is rerun "
+            "with, doubling (default 16 x --draws; equal to --draws for no rerun)",
+        ),
+    ):
+        validate.add_argument(flag, type=int, help=help_text)
+    validate.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
+    return parser
+
+
+def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--model``, ``--data`` and ``--name``: bring your own model instead of NAME."""
+    parser.add_argument(
+        "--model",
+        metavar="SPEC",
+        help="your PyMC model instead of a pair NAME: build_model(data) -> pm.Model, "
+        "as path/to/file.py:function or package.module:function (needs --data, --sampler)",
+    )
+    parser.add_argument(
+        "--data", metavar="FILE", help="data for --model: a .json, .npz or .csv file"
+    )
+    parser.add_argument(
+        "--name", dest="report_name", metavar="NAME",
+        help="report name with --model (default: the model's folder, module and function, "
+        "e.g. changepoint.model.build_model)",
+    )  # fmt: skip
+
+
+def _pair_and_data(args):
+    """Return ``(pair, data)``: a registered pair (data None) or the user's --model pair."""
+    model, data_file, report_name = args.model, args.data, args.report_name
+    if args.name is not None:
+        if model is not None:
+            raise UsageError(
+                f"give a pair NAME or --model, not both (got {args.name!r} and --model)"
+            )
+        for flag, value in (("--data", data_file), ("--name", report_name)):
+            if value is not None:
+                raise UsageError(f"{flag} goes with --model, not with a pair NAME")
+        from mcmc_pairs.comparisons.registry import get_pair
+
+        return get_pair(args.name), None
+    if model is None:
+        raise UsageError(
+            "give a pair NAME (see `mcmc-pairs list`) or --model SPEC --data FILE --sampler SPEC"
+        )
+    if data_file is None:
+        raise UsageError("--model needs --data FILE (.json, .npz or .csv)")
+    if args.sampler is None:
+        raise UsageError("--model needs --sampler SPEC, the sampler to compare with the model")
+    from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
+
+    data = read_data(data_file)
+    sampler = None if args.sampler == "pymc" else args.sampler
+    return model_pair(model, data, sampler, name=report_name), data
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM ends a run like Ctrl-C: files being written are removed, not left half-written."""
+    raise KeyboardInterrupt
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
+    quiet_third_party()
+    _importable_cwd()
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "list":
+            return _list()
+        if args.command == "compare":
+            return _compare(args)
+        if args.command == "validate":
+            return _validate(args)
+        return _report(args)
+    except (UsageError, ValueError) as exc:
+        print(f"mcmc-pairs: error: {one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version print and stop here
+        return exc.code if isinstance(exc.code, int) else EXIT_AGREE
+    except KeyboardInterrupt:
+        print("mcmc-pairs: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `mcmc-pairs list | head -1`: the reader left; no traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_AGREE
+
+
+def _importable_cwd() -> None:
+    """Let ``package.module:function`` name a module of the working directory, as ``python -m``.
+
+    (``python -m mcmc_pairs`` puts the working directory first on ``sys.path``;
+    the ``mcmc-pairs`` script does not, so a user's ``models.mine:build_model``
+    would not import from the project's root.)
+    """
+    import os
+
+    cwd = os.getcwd()
+    if not any(os.path.abspath(entry or os.curdir) == cwd for entry in sys.path):
+        sys.path.insert(0, cwd)
+
+
+def _list() -> int:
+    from mcmc_pairs.comparisons.registry import PAIRS
+
+    width = max(len(p.name) for p in PAIRS)
+    for pair in PAIRS:
+        variants = ", ".join(pair.handrolled)
+        print(f"{pair.name:<{width}}  {pair.title}  [hand-rolled: {variants}]")
+    return EXIT_AGREE
+
+
+def _compare(args) -> int:
+    from mcmc_pairs.comparisons.files import writable_dir
+
+    pair, data = _pair_and_data(args)
+    writable_dir(args.out)
+    result = _run(pair, args, data)
+    html_path, json_path = _write(result, args.out)
+    _print_summary(result)
+    print(f"wrote {html_path} and {json_path}")
+    return EXIT_AGREE if result.verdict == "agree" else EXIT_DISAGREE
+
+
+def _run(pair, args, data=None):
+    from mcmc_pairs.comparisons.run import run_pair
+
+    return run_pair(
+        pair,
+        sampler=getattr(args, "sampler", None),
+        data=data,
+        draws=getattr(args, "draws", None),
+        tune=getattr(args, "tune", None),
+        chains=getattr(args, "chains", None),
+        seed=getattr(args, "seed", None),
+        tolerance=getattr(args, "tolerance", None),
+        max_draws=getattr(args, "max_draws", None),
+        max_seconds=getattr(args, "max_seconds", None),
+        timeout=getattr(args, "timeout", None),
+    )
+
+
+def _write(result, out: Path):
+    from mcmc_pairs.comparisons.report import write_pair_report
+
+    return write_pair_report(result, out)
+
+
+def _print_summary(result) -> None:
+    """Print the checks by kind, the worst ten in words, and the verdicts."""
+    from mcmc_pairs.comparisons.report import WORST, describe_check, worst_checks
+
+    checks = result.checks
+    failed = checks[~checks["passed"]]
+    print(f"{result.pair.name}: {len(checks)} checks, {len(failed)} failed")
+    kinds = []
+    for kind, group in checks.groupby("kind", sort=False):
+        bad = int((~group["passed"]).sum())
+        kinds.append(f"{kind} {len(group)}" + (f" ({bad} failed)" if bad else ""))
+    print("  by kind: " + ", ".join(kinds))
+    if result.discrete:
+        shown = ", ".join(result.discrete[:WORST])
+        shown += " ..." if len(result.discrete) > WORST else ""
+        print(f"  compared as discrete (mean, sd, P(X <= k)): {shown}")
+    print(f"  worst {min(WORST, len(checks))} (all in the JSON):")
+    for row in worst_checks(checks).itertuples():
+        print(f"    {describe_check(row)}")
+    for label, verdict in result.verdicts.items():
+        print(f"{label}: {verdict}")
+    print(f"verdict: {result.verdict}")
+
+
+def _validate(args) -> int:
+    from mcmc_pairs.comparisons.files import writable_dir
+    from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
+    from mcmc_pairs.comparisons.validation_report import write_validation_report
+
+    pair, _ = _pair_and_data(args)
+    writable_dir(args.out)
+    names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
+    overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
+    try:
+        result = validate(
+            pair,
+            args.sampler,
+            method=args.method,
+            scheduler=args.scheduler,
+            progress=lambda event: print(event, file=sys.stderr),
+            **overrides,
+        )
+    except ValidationError as exc:
+        if exc.result is None:
+            raise
+        _, json_path = write_validation_report(exc.result, args.out)
+        raise ValueError(f"{exc}; the finished replications are in {json_path}") from None
+    html_path, json_path = write_validation_report(result, args.out)
+    failed = result.checks[~result.checks["passed"]]
+    print(f"{pair.name} {args.method}: {len(result.checks)} tests, {len(failed)} failed")
+    if len(failed):
+        print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    message = result.details.get("message")
+    if message:
+        print(message)
+    if result.details.get("sensitivity"):
+        from mcmc_pairs.comparisons.validation_report import certificate
+
+        print(f"sensitivity: {certificate(result.details['sensitivity'])}")
+    print(f"verdict: {result.verdict}")
+    print(f"wrote {html_path} and {json_path}")
+    if result.verdict == PASS:
+        return EXIT_AGREE
+    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
+
+
+def _report(args) -> int:
+    """Run every registered pair, on up to as many worker processes as there are cores.
+
+    Each pair runs and writes its pages in one worker (:func:`_report_pair`),
+    with the same seed and settings as alone, so its results do not depend on
+    the workers; its checks summary is printed here, in registry order. The
+    pairs are handed out longest first (the registry lists LDA, whose PyMC
+    twin is most of the report's time, last), so that the other pairs fill the
+    other cores meanwhile.
+    """
+    from mcmc_pairs.comparisons.files import writable_dir
+    from mcmc_pairs.comparisons.registry import PAIRS
+    from mcmc_pairs.comparisons.report import write_index
+    from mcmc_pairs.handrolled._common import available_cores
+
+    writable_dir(args.out)
+    pairs = list(PAIRS)
+    workers = min(available_cores(), len(pairs))
+    done: dict[int, tuple[dict, str]] = {}
+    if workers <= 1:
+        for i, pair in enumerate(pairs):
+            done[i] = _report_pair(pair, args)
+            print(done[i][1], end="", flush=True)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker)
+        try:
+            last = len(pairs) - 1  # the longest, first handed out; the others yield to it
+            futures = {
+                i: pool.submit(_report_pair, pairs[i], args, background=i != last)
+                for i in reversed(range(len(pairs)))
+            }
+            for i, pair in enumerate(pairs):
+                try:
+                    done[i] = futures[i].result()
+                except Exception as exc:  # the worker itself died
+                    done[i] = _error_entry(pair, 0.0, exc), ""
+                print(done[i][1], end="", flush=True)
+        except BaseException:  # Ctrl-C, SIGTERM: the workers end as this process does
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()  # SIGTERM: a worker removes what it was writing (_worker)
+            raise
+        pool.shutdown()
+    entries = [done[i][0] for i in range(len(pairs))]
+    worst = max((EXIT_AGREE if e["verdict"] == "agree" else EXIT_DISAGREE) for e in entries)
+    index = write_index(entries, args.out)
+    print(f"wrote {index}")
+    return worst
+
+
+def _worker() -> None:
+    """Set up a ``report`` worker: SIGTERM ends it like Ctrl-C, nothing left half-written."""
+    signal.signal(signal.SIGTERM, _terminated)
+    quiet_third_party()
+
+
+def _report_pair(pair, args, background: bool = False) -> tuple[dict, str]:
+    """Run one pair of ``report`` and write its pages: (its index entry, its printed summary).
+
+    A failing pair becomes an entry with verdict ``"error"`` (one broken pair must
+    not hide the others), its message on stderr. A ``background`` pair runs at a
+    lower scheduling priority (:data:`BACKGROUND_NICE`), and so does its worker from
+    then on: the longest pair's threads and processes (LDA's NUTS on every core,
+    its summaries' child) take the cores when they want them, and the short pairs
+    fill the gaps, so the report ends when the longest pair does. Nothing else
+    changes: a pair's results do not depend on when its work runs.
+    """
+    import contextlib
+    import io
+
+    from mcmc_pairs.comparisons.report import index_entry
+
+    if background:
+        _lower_priority()
+
+    start = time.perf_counter()
+    try:
+        result = _run(pair, args)
+    except Exception as exc:
+        print(f"mcmc-pairs: error in pair {pair.name}: {one_line(exc)}", file=sys.stderr)
+        return _error_entry(pair, time.perf_counter() - start, exc), ""
+    seconds = time.perf_counter() - start
+    _write(result, args.out)
+    summary = io.StringIO()
+    with contextlib.redirect_stdout(summary):
+        _print_summary(result)
+    return index_entry(result, seconds), summary.getvalue()
+
+
+BACKGROUND_NICE = 10
+"""Niceness of a ``report`` worker once it runs a pair other than the longest."""
+
+
+def _lower_priority() -> None:
+    """Make this worker (and the threads and processes it starts) yield the CPU: nice it."""
+    import os
+
+    try:
+        if os.getpriority(os.PRIO_PROCESS, 0) < BACKGROUND_NICE:
+            os.setpriority(os.PRIO_PROCESS, 0, BACKGROUND_NICE)
+    except (AttributeError, OSError):  # not on this platform, or not allowed: run as is
+        pass
+
+
+def _error_entry(pair, seconds: float, exc: BaseException) -> dict:
+    """Return the index entry of a pair whose run failed."""
+    return {
+        "name": pair.name,
+        "title": pair.title,
+        "verdict": "error",
+        "seconds": seconds,
+        "error": one_line(exc),
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())

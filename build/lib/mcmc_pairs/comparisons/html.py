@@ -1,0 +1,165 @@
+"""HTML helpers shared by the report pages: one skeleton, escaping, figures, tables, sections.
+
+A page is a single self-contained file: figures are PNGs embedded as base64, so
+it opens anywhere without network access. A figure that cannot be drawn
+becomes a note on the page (:func:`figure`): a plotting failure never loses a
+verdict. Nothing here knows about pairs or verdicts; the report modules
+(:mod:`mcmc_pairs.comparisons.report`, :mod:`mcmc_pairs.comparisons.validation_report`) do.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.figure  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+__all__ = [
+    "AMBER",
+    "BLUE",
+    "GREEN",
+    "GREY",
+    "PURPLE",
+    "RED",
+    "escape",
+    "figure",
+    "image_grid",
+    "img",
+    "page",
+    "section",
+    "table",
+    "verdict_banner",
+]
+
+GREEN, RED, AMBER, GREY = "#1a7f37", "#cf222e", "#9a6700", "#57606a"
+"""Verdict colours: good, bad, in between (not converged, stopped), unknown."""
+BLUE, PURPLE = "#0969da", "#8250df"
+"""Figure colours: the reference side, the sides under test."""
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;
+max-width:60rem;padding:1rem;line-height:1.45;color:#1f2328}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
+.verdict{padding:.8rem 1rem;border-radius:.4rem;color:#fff;font-weight:600}
+table{border-collapse:collapse;font-size:.85rem;display:block;overflow-x:auto}
+th,td{border-bottom:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;white-space:nowrap}
+th:first-child,td:first-child,.text{text-align:left}
+td.text{white-space:normal}
+td.fail{color:#cf222e;font-weight:600}
+img{max-width:100%;height:auto}
+details{margin:1rem 0}
+"""
+
+
+def page(title: str, body: Sequence[str]) -> str:
+    """Return a whole HTML document: ``title`` (escaped here) and ``body`` (markup, in order)."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def verdict_banner(text: str, colour: str) -> str:
+    """Return the page's verdict: a coloured paragraph of class ``verdict``, ``text`` escaped."""
+    return f'<p class="verdict" style="background:{colour}">{escape(text)}</p>'
+
+
+def img(fig: Any, alt: str = "figure") -> str:
+    """Embed a matplotlib figure (or an arviz-plots PlotCollection) as a base64 PNG; close it."""
+    if not isinstance(fig, matplotlib.figure.Figure):  # an arviz-plots PlotCollection
+        fig = fig.viz["figure"].item()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90)
+    plt.close(fig)
+    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img alt="{escape(alt)}" src="data:image/png;base64,{encoded}">'
+
+
+def figure(make: Callable[..., Any], *args: Any, alt: str) -> str:
+    """Draw ``make(*args)`` and embed it (:func:`img`); a figure that fails becomes a note.
+
+    A report must never lose its verdict to a plotting failure (odd draws,
+    a plotting library's bug), so any exception is caught and named.
+    """
+    try:
+        with warnings.catch_warnings():  # odd draws (NaN, inf, constant) warn in every library
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return img(make(*args), alt)
+    except Exception as exc:  # any plotting failure
+        reason = escape(type(exc).__name__)
+        return f"<p><em>The figure ({escape(alt)}) could not be drawn: {reason}.</em></p>"
+
+
+def table(frame: Any) -> str:
+    """Return a table of ``frame``'s rows (a pandas DataFrame), numbers to 4 digits.
+
+    A cell of a column ``passed`` that is false gets the class ``fail``.
+    """
+    head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
+    rows = []
+    for row in frame.itertuples(index=False):
+        cells = []
+        for col, value in zip(frame.columns, row, strict=True):
+            text = f"{value:.4g}" if isinstance(value, float) else escape(str(value))
+            cls = ' class="fail"' if col == "passed" and not value else ""
+            cells.append(f"<td{cls}>{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def section(sec: Any) -> list[str]:
+    """Render a report section given as data: heading, text, images, table.
+
+    Parameters
+    ----------
+    sec : mcmc_pairs.comparisons.pair.Section
+        ``heading`` and ``text`` (plain text), ``images`` (label to an array
+        (n, height, width), drawn by :func:`image_grid`) and ``table`` (a
+        DataFrame, with its index), each optional but the heading.
+
+    Returns
+    -------
+    list of str
+        The section's markup, in order.
+    """
+    parts = [f"<h2>{escape(sec.heading)}</h2>"]
+    if sec.text:
+        parts.append(f"<p>{escape(sec.text)}</p>")
+    if sec.images:
+        parts.append(figure(image_grid, sec.images, alt=sec.heading))
+    if sec.table is not None:
+        # the index as the first column, so its name heads that column
+        parts.append(sec.table.reset_index().to_html(border=0, index=False))
+    return parts
+
+
+def image_grid(images: Mapping[str, np.ndarray]):
+    """One row of grey images per label; ``images[label]`` has shape (n, height, width)."""
+    labels = list(images)
+    n = max(len(images[label]) for label in labels)
+    fig, axes = plt.subplots(len(labels), n, figsize=(0.9 * n, 1.0 * len(labels)), squeeze=False)
+    for i, label in enumerate(labels):
+        for k in range(n):
+            ax = axes[i, k]
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if k < len(images[label]):
+                image = np.asarray(images[label][k])
+                square = image.shape[0] == image.shape[1]
+                ax.imshow(image, cmap="Greys", vmin=0, aspect="equal" if square else "auto")
+            if k == 0:
+                ax.set_ylabel(label, fontsize=7, rotation=0, ha="right", va="center")
+    fig.tight_layout()
+    return fig

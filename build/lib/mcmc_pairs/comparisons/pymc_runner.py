@@ -1,0 +1,179 @@
+"""Running PyMC: one ``pm.sample`` call for compare, validate and the benchmarks.
+
+:func:`pymc_sample` runs a pair's model with the pair's ``pymc_kwargs`` (or a
+named step method, a second reference); :func:`pymc_method` names what ran
+(``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``); :class:`PymcTwin` is a
+pair's PyMC twin as a sampler with the contract's signature, so Geweke's test
+and SBC can run it like any hand-written sampler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from mcmc_pairs.comparisons.pair import Pair
+from mcmc_pairs.comparisons.witness import build as build_model
+
+PYMC = "pymc"
+"""The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
+
+
+def pymc_sample(
+    model: Any,
+    settings: Mapping[str, int],
+    pymc_kwargs: Mapping[str, Any],
+    step: str | None = None,
+    **extra: Any,
+) -> xr.DataTree:
+    """Run ``pm.sample`` on ``model`` with ``settings`` and the pair's ``pymc_kwargs``.
+
+    Parameters
+    ----------
+    model : pymc.Model
+        The model to sample.
+    settings : mapping
+        ``draws``, ``tune``, ``chains`` and ``seed``.
+    pymc_kwargs : mapping
+        The pair's extra keyword arguments of ``pm.sample`` (``Pair.pymc_kwargs``).
+    step : str, optional
+        Names a step method of ``pymc`` that replaces ``pymc_kwargs`` (a second
+        reference, ``Pair.pymc_steps``).
+    **extra
+        ``progressbar``, ``cores``, ``quiet``...: override both.
+
+    Returns
+    -------
+    xarray.DataTree
+        ``pm.sample``'s result; the posterior's ``(chain, draw, *event)`` draws.
+    """
+    import pymc as pm
+
+    with model:  # a step method binds to the model on the context stack
+        kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
+        kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
+        return pm.sample(
+            draws=settings["draws"],
+            tune=settings["tune"],
+            chains=settings["chains"],
+            random_seed=settings["seed"],
+            **kwargs,
+        )
+
+
+def default_nuts() -> str:
+    """Return the library ``pm.sample`` runs NUTS with when not told (its own test, mirrored)."""
+    from pymc.sampling import mcmc
+    from pytensor.compile.mode import get_mode
+    from pytensor.link.jax.linker import JAXLinker
+    from pytensor.link.numba.linker import NumbaLinker
+
+    meets = getattr(mcmc, "_nutpie_meets_min_version", lambda: mcmc.NUTPIE_INSTALLED)
+    linker = isinstance(get_mode(None).linker, NumbaLinker | JAXLinker)
+    return "nutpie" if linker and meets() else "pymc"
+
+
+def nutpie_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, int]:
+    """Return ``{"cores": n}`` for a ``pm.sample`` call that runs NUTS through nutpie, else ``{}``.
+
+    PyMC's default ``cores`` is half the processors (it takes the other half for
+    hyper-threads), one on a 2-core machine, so nutpie would run every chain on one
+    thread. nutpie's chains run on threads with their own seeds: the draws are the
+    same for any number of cores (tested), only sooner. Other samplers keep PyMC's
+    default, whose extra cores are processes that cost more to start than short
+    runs gain.
+    """
+    if step is not None or pymc_kwargs.get("nuts_sampler", default_nuts()) != "nutpie":
+        return {}
+    from mcmc_pairs.handrolled._common import available_cores
+
+    return {"cores": available_cores()}
+
+
+def pymc_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, int]:
+    """Return the ``cores`` of a ``pm.sample`` call: one in a daemon, else :func:`nutpie_cores`.
+
+    A daemonic process (a Dask or ``multiprocessing`` worker: the power study,
+    a user's cluster) may not start processes, and PyMC's own samplers run
+    their chains on ``min(4, cpus)`` of them, also when a model with discrete
+    variables sends NUTS back from nutpie to PyMC. There every chain runs in
+    turn on one core, as the worker is meant to, with the same draws (PyMC and
+    nutpie seed every chain apart: tested). A pair's own ``cores`` in
+    ``pymc_kwargs`` is kept.
+    """
+    import multiprocessing
+
+    if "cores" in pymc_kwargs:
+        return {}
+    if multiprocessing.current_process().daemon:
+        return {"cores": 1}
+    return nutpie_cores(pymc_kwargs, step)
+
+
+def pymc_method(model: Any, step: str | None, library: str | None) -> str:
+    """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``...
+
+    ``library`` is the posterior's ``inference_library``; it is named only for NUTS
+    run outside PyMC.
+    """
+    if step is not None:
+        return step
+    from pymc.sampling.mcmc import assign_step_methods
+
+    with model:
+        methods = sorted(cls.__name__ for cls in assign_step_methods(model)[1])
+    name = " + ".join(methods) or "pm.sample"
+    return f"{name} ({library})" if methods == ["NUTS"] and library not in (None, "pymc") else name
+
+
+@dataclass(frozen=True)
+class PymcTwin:
+    """The PyMC twin of a pair, as a sampler with the contract's signature.
+
+    ``PymcTwin(pair)(data, draws=..., tune=..., chains=..., random_seed=...)``
+    builds the pair's model from ``data`` and runs :func:`pymc_sample` with the
+    pair's ``pymc_kwargs``, as ``compare`` does, on one core and quietly (Dask
+    already runs one replication per worker process). It holds the pair, which
+    pickles (its functions by reference, a user's model as an import string or
+    a module-level function), so it travels to Dask workers. Every call builds
+    and compiles a new model: that, not sampling, is most of its cost (README,
+    validate).
+
+    Parameters
+    ----------
+    pair : Pair
+    """
+
+    pair: Pair
+
+    def __str__(self) -> str:
+        return f"{PYMC} twin of {self.pair.name}"
+
+    def __call__(self, data, *, draws, tune, chains, random_seed) -> dict[str, np.ndarray]:
+        """Sample the twin's posterior given ``data``.
+
+        Returns
+        -------
+        dict of str to ndarray
+            ``pair.variables``, each shaped (chains, draws, *event_shape).
+        """
+        pair = self.pair
+        model = build_model(pair.model, data, argument="model")
+        settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
+        tree = pymc_sample(model, settings, pair.pymc_kwargs, cores=1, quiet=True)
+        posterior = tree["posterior"]
+        return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}
+
+    def describe(self, data) -> str:
+        """Name the sampler the twin runs on ``data``, as the compare report does.
+
+        For example ``"NUTS (nutpie)"`` or ``"BinaryGibbsMetropolis"``; the model
+        is built but not compiled.
+        """
+        pair = self.pair
+        model = build_model(pair.model, data, argument="model")
+        return pymc_method(model, None, pair.pymc_kwargs.get("nuts_sampler", default_nuts()))

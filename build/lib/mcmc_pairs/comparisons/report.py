@@ -1,0 +1,684 @@
+"""The compare report: one self-contained HTML page and one JSON file per pair, and an index.
+
+Pages are built from the shared helpers of :mod:`mcmc_pairs.comparisons.html` and written
+atomically (:mod:`mcmc_pairs.comparisons.files`), so a failed run leaves nothing
+half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import arviz_base as azb
+import arviz_plots as azp
+import matplotlib.pyplot as plt
+import matplotlib.ticker
+import numpy as np
+import pandas as pd
+
+from mcmc_pairs.comparisons import html
+from mcmc_pairs.comparisons.agreement import (
+    AGREE,
+    ALPHA_EQUIVALENCE,
+    DISAGREE,
+    INCONCLUSIVE,
+    NOT_CONVERGED,
+    STATISTICS,
+    compared_statistic,
+    tolerances,
+)
+from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
+from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
+
+VERDICT_COLOURS = {
+    AGREE: html.GREEN,
+    DISAGREE: html.RED,
+    NOT_CONVERGED: html.AMBER,
+    INCONCLUSIVE: html.AMBER,
+}
+
+
+def to_json(result: PairResult) -> dict:
+    """Return the JSON document of DESIGN.md for one pair run."""
+    checks = [
+        {
+            "comparison": row.comparison,
+            "side": row.side,
+            "kind": row.kind,
+            "quantity": row.quantity,
+            "statistic": row.statistic,
+            "value": finite_or_none(row.value),
+            "threshold": finite_or_none(row.threshold),
+            "passed": bool(row.passed),
+            "gross": bool(row.gross),
+            "difference": finite_or_none(row.difference),
+            "resolution": _resolution_or_none(row.resolution),
+            "tolerance": finite_or_none(row.tolerance),
+            "equivalent": None if pd.isna(row.equivalent) else bool(row.equivalent),
+            "p": finite_or_none(row.p),
+            "level": finite_or_none(row.level),
+            "note": row.note if isinstance(row.note, str) else "",
+        }
+        for row in result.checks.itertuples()
+    ]
+    sides = {}
+    for label, side in result.sides.items():
+        sides[label] = {
+            "role": side.role,
+            "sampler": side.sampler,
+            "timings": side.timings,
+            "ess_bulk_per_second": finite_or_none(result.ess_per_second(label)),
+            "summary": json.loads(result.summaries[label].to_json(orient="index")),
+        }
+        if label in result.verdicts:
+            sides[label]["verdict"] = result.verdicts[label]
+        if side.acceptance_rate is not None:
+            sides[label]["acceptance_rate"] = side.acceptance_rate
+    return {
+        "pair": result.pair.name,
+        "title": result.pair.title,
+        "verdict": result.verdict,
+        "checks": checks,
+        "settings": result.settings,
+        "resolution": {
+            "tolerance": dict(tolerances(result.settings["tolerance"])),
+            "reached": _reached(result),
+            "alpha_equivalence": ALPHA_EQUIVALENCE,
+        },
+        "looks": result.looks,
+        "discrete": list(result.discrete),
+        "timings": result.timings,
+        "sides": sides,
+    }
+
+
+WORST = 10
+"""Checks the terminal shows, worst first (:func:`worst_checks`); the JSON has them all."""
+
+
+def severity(checks: pd.DataFrame) -> pd.Series:
+    """Return how close each check is to failing, as a ratio: above 1 fails.
+
+    ``|z| / threshold`` for z-checks, ``value / critical value`` for the energy
+    check, ``R-hat - 1`` over ``threshold - 1`` and ``threshold / ESS`` for the
+    gates, infinity for draws outside the support.
+    """
+    value = checks["value"].astype(float).abs()
+    threshold = checks["threshold"].astype(float)
+    stat = checks["statistic"].astype(str)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = value / threshold
+        ratio = ratio.where(stat != "r_hat", (value - 1) / (threshold - 1))
+        ratio = ratio.where(~stat.isin(["ess_bulk", "ess_tail"]), threshold / value)
+    ratio = ratio.where(checks["kind"] != "support", np.where(value > 0, np.inf, 0.0))
+    ratio = ratio.where(~ratio.isna(), np.where(checks["passed"], 0.0, np.inf))
+    return ratio.where(checks["passed"] | (ratio > 1), np.inf)
+
+
+def worst_checks(checks: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
+    """Return the ``n`` checks nearest to failing (failed ones first), worst first."""
+    order = severity(checks).sort_values(ascending=False, kind="stable").index
+    return checks.loc[order[:n]]
+
+
+def describe_check(row) -> str:
+    """Return one check in words: what was tested, its numbers, and whether it passed."""
+    outcome = "passed" if row.passed else "FAILED"
+    note = f"; {row.note}" if isinstance(getattr(row, "note", ""), str) and row.note else ""
+    p, level = getattr(row, "p", float("nan")), getattr(row, "level", float("nan"))
+    if row.kind in ("agreement", "exact"):
+        return (
+            f"{outcome}: {row.comparison}, {row.statistic} of {row.quantity}: z = "
+            f"{row.value:.3g} against its Holm threshold {row.threshold:.3g} (p = {p:.2g}, "
+            f"level {level:.2g}){note}"
+        )
+    if row.kind == "multivariate":
+        return (
+            f"{outcome}: {row.comparison}, energy distance of all quantities {row.value:.4g} "
+            f"against its permutation critical value {row.threshold:.4g} (p = {p:.2g}, "
+            f"level {level:.2g}){note}"
+        )
+    if row.kind == "diagnostic":
+        gate = "below" if row.statistic == "r_hat" else "at least"
+        return (
+            f"{outcome}: {row.side}, {row.statistic} of {row.quantity} = {row.value:.4g} "
+            f"(gate: {gate} {row.threshold:.4g})"
+        )
+    return f"{outcome}: {row.side}, {row.value:.1%} of the draws of {row.quantity} are not finite"
+
+
+def _resolution_or_none(value) -> float | str | None:
+    """Return a resolution for JSON: a number, ``"inf"`` (no finite bound) or None (no z-check)."""
+    if value is None or pd.isna(value):
+        return None
+    return "inf" if math.isinf(value) else float(value)
+
+
+def deciding_checks(result: PairResult) -> pd.DataFrame:
+    """Return the checks the pair's verdict rests on: its sides under test's and PyMC's own.
+
+    A second PyMC reference (``pymc_step``) is shown in the report but decides nothing.
+    """
+    labels = [label for label, side in result.sides.items() if side.role in UNDER_TEST]
+    return result.checks[result.checks["side"].isin([*labels, PYMC])]
+
+
+def resolution_table(result: PairResult) -> pd.DataFrame:
+    """Per quantity, the resolution reached for each statistic: the largest over its checks.
+
+    In posterior sds: the side(s) under test and PyMC differ by less than this
+    at the run's confidence (``agreement.resolutions``), over the checks the
+    verdict rests on (:func:`deciding_checks`). ``NaN`` where no tolerance
+    applies (the spread of a centred product). Rows sorted from the worst
+    (largest resolution over tolerance) down.
+    """
+    checks = deciding_checks(result)
+    z = checks[checks["kind"].isin(["agreement", "exact"])]
+    z = z[z["tolerance"].notna()]
+    if z.empty:
+        return pd.DataFrame()
+    stat = z["statistic"].map(compared_statistic)
+    z = z.assign(stat=stat, excess=z["resolution"] / z["tolerance"])
+    table = z.pivot_table(index="quantity", columns="stat", values="resolution", aggfunc="max")
+    order = z.groupby("quantity")["excess"].max().sort_values(ascending=False).index
+    return table.loc[order, [c for c in STATISTICS if c in table.columns]]
+
+
+def _reached(result: PairResult) -> dict[str, float | str | None]:
+    """Return the largest resolution of each statistic over every certified check."""
+    table = resolution_table(result)
+    return {stat: _resolution_or_none(table[stat].max()) for stat in table.columns}
+
+
+def _origin(pair) -> str:
+    """Where the pair comes from: its seed document, or the user's model."""
+    if pair.seed:
+        return f"Seed document <code>{html.escape(pair.seed)}</code>"
+    model = pair.model if isinstance(pair.model, str) else getattr(pair.model, "__qualname__", "")
+    return f"Your model <code>{html.escape(str(model))}</code> against your sampler"
+
+
+def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
+    """Write ``out/<pair>.json`` and ``out/<pair>.html`` atomically; return (html, json) paths."""
+    return write_report(out, result.pair.name, to_json(result), render_pair(result))
+
+
+def verdict_sentence(result: PairResult) -> str:
+    """Return the verdict in words a student understands, with the numbers behind it."""
+    checks = deciding_checks(result)
+    z = checks[checks["kind"].isin(["agreement", "exact"])]
+    gates = checks[checks["kind"] == "diagnostic"]
+    variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
+    variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
+    reference = html.escape(result.sides[PYMC].sampler)
+    limits = tolerances(result.settings["tolerance"])
+    confidence = f"{1 - ALPHA_EQUIVALENCE:.0%}"
+    if result.verdict == AGREE:
+        reached = resolution_table(result).max()
+        worst = " and ".join(
+            f"{reached[stat]:.2f} for {stat}" for stat in reached.index[reached.notna()][:2]
+        )
+        return (
+            f"The hand-written sampler ({html.escape(variants)}) and PyMC's {reference} draw "
+            f"from the same distribution of {variables} to within the stated resolution: at "
+            f"{confidence} confidence, every one of the {len(z)} compared statistics differs by "
+            f"less than {limits['mean']:g} posterior sd (means, sds and medians; "
+            f"{limits['q5']:g} for the 5 % and 95 % quantiles), no test detected a difference, "
+            f"and every side passed its {len(gates)} convergence gates. The largest resolution "
+            f"reached: {worst} (table below)."
+        )
+    if result.verdict == INCONCLUSIVE:
+        table = resolution_table(result)
+        excess = (table / pd.Series(limits)).max(axis=1)
+        open_ = int((excess >= 1).sum())
+        draws = result.looks[-1]["draws"] if result.looks else result.settings["draws"]
+        return (
+            f"Inconclusive: no test detected a difference, but {open_} quantities have not "
+            f"reached the resolution (their difference is not yet known to lie within "
+            f"{limits['mean']:g} posterior sd) after {draws} draws per chain, the run's budget. "
+            "Run longer (raise <code>--max-draws</code>) or accept a coarser "
+            "<code>--tolerance</code>."
+        )
+    if result.verdict == DISAGREE:
+        bad = z[~z["passed"]]
+        worst = bad.loc[bad["value"].abs().idxmax()] if len(bad) else None
+        detail = (
+            f" The largest gap: {html.escape(str(worst['statistic']))} of "
+            f"<code>{html.escape(str(worst['quantity']))}</code> in "
+            f"{html.escape(str(worst['comparison']))}, {abs(worst['value']):.1f} Monte Carlo "
+            "standard errors apart."
+            if worst is not None
+            else _energy_sentence(checks[(checks["kind"] == "multivariate") & ~checks["passed"]])
+            if not checks[(checks["kind"] == "multivariate") & ~checks["passed"]].empty
+            else " Some draws lie outside the support of the target."
+        )
+        return (
+            f"The samplers disagree: {len(bad)} of {len(z)} comparisons differ by more than "
+            f"their Monte Carlo error can explain, so one side samples the wrong distribution."
+            + detail
+        )
+    bad = gates[~gates["passed"]]
+    return (
+        f"Not converged: {len(bad)} convergence gates failed (R-hat above its threshold, 1.01 "
+        "or more for many quantities, or fewer than 100 effective draws per chain), so the "
+        "estimates are not yet trustworthy and "
+        "the comparison means little. Run longer (more draws or tune) and compare again."
+    )
+
+
+def _energy_sentence(failed: pd.DataFrame) -> str:
+    """Say why a failed energy check means the joint distribution differs, with its numbers."""
+    row = failed.iloc[0]
+    p = row.get("p", float("nan"))
+    note = row.get("note", "")
+    return (
+        " The joint distribution differs: the energy distance of all quantities at once, "
+        f"{row['value']:.4g}, exceeds its permutation critical value {row['threshold']:.4g} "
+        f"(p = {p:.2g} at a level of {row.get('level', float('nan')):.2g}), though every "
+        "marginal comparison passed, so the dependence between the quantities is wrong"
+        + (f" ({html.escape(note)})." if isinstance(note, str) and note else ".")
+    )
+
+
+def render_pair(result: PairResult) -> str:
+    """Return the self-contained HTML page of one pair run."""
+    pair = result.pair
+    s = result.settings
+    colour = VERDICT_COLOURS[result.verdict]
+    rows = []
+    for label, side in result.sides.items():
+        verdict = result.verdicts.get(label, "reference")
+        accept = side.acceptance_rate
+        rows.append(
+            f"<tr><td>{html.escape(label)}</td><td>{html.escape(side.sampler)}</td>"
+            f"<td>{html.escape(verdict)}</td><td>{side.timings['compile_s']:.2f}</td>"
+            f"<td>{side.timings['sampling_s']:.4g}</td>"
+            f"<td>{result.ess_per_second(label):,.0f}</td>"
+            f"<td>{'' if accept is None else f'{accept:.2f}'}</td></tr>"
+        )
+    extras = []
+    if pair.report_extra is not None:
+        for section in pair.report_extra(result):
+            extras += html.section(section)
+    failed = result.checks[~result.checks["passed"]]
+    has_acceptance = any(side.acceptance_rate is not None for side in result.sides.values())
+    body = [
+        f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
+        html.verdict_banner(f"Verdict: {result.verdict}", colour),
+        f"<p>{verdict_sentence(result)}</p>",
+        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
+        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
+        "<h2>Sides</h2>",
+        "<table><tr><th>side</th><th>sampler</th><th>verdict</th><th>compile (s)</th>"
+        "<th>sampling (s)</th><th>min ESS bulk / s</th><th>acceptance</th></tr>"
+        + "".join(rows)
+        + "</table>",
+        "<p>Each hand-rolled side is judged against PyMC's sampler (<code>pymc</code>) and "
+        "the exact answer; further PyMC samplers are shown as second references. "
+        "Acceptance is the mean acceptance of Metropolis-type samplers (the seeds advise "
+        "about 0.15 to 0.5 for a random walk).</p>",
+        html.figure(speed_figure, result, alt="effective draws per second of each side"),
+        *(
+            [html.figure(acceptance_figure, result, alt="acceptance rate of each side")]
+            if has_acceptance
+            else []
+        ),
+        *extras,
+        "<h2>Resolution reached</h2>",
+        _resolution_section(result),
+        f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
+        html.table(failed) if len(failed) else "<p>None.</p>",
+        "<h2>Summaries</h2>",
+        *(
+            f"<h3>{html.escape(label)}</h3>"
+            + _summary_head(summary, TABLE_ROWS).to_html(float_format="%.4g", border=0)
+            for label, summary in result.summaries.items()
+        ),
+        _more(len(next(iter(result.summaries.values()))), TABLE_ROWS, "quantities"),
+        "<h2>Traces</h2>",
+        "<p>Every chain of every side, one colour per chain (seed 001 §7.1's multi-chain "
+        "trace): well-mixed chains overlap like fuzzy caterpillars.</p>",
+        html.figure(trace_figure, result, alt="trace plots"),
+        "<h2>Running means</h2>",
+        "<p>The ergodic mean of each chain as draws accumulate; they should settle on the same "
+        "value (the black line is the exact mean where it is known).</p>",
+        html.figure(running_mean_figure, result, alt="running means"),
+        "<h2>Densities</h2>",
+        "<p>Histograms of both sides; the black line is the exact density where it is known.</p>",
+        html.figure(density_figure, result, alt="density overlays"),
+        "<h2>Rank plots</h2>",
+        "<p>Rank ECDF differences per chain (arviz-plots), each chain thinned to "
+        f"{RANK_MAX_DRAWS} draws: chains that sample the same distribution wander close to "
+        "zero, and the p-value on each panel is arviz-stats' multi-chain uniformity test "
+        "(small: the chains differ).</p>",
+        *(
+            f"<h3>{html.escape(label)}</h3>"
+            + html.figure(rank_figure, side, alt=f"rank plot of {label}")
+            for label, side in result.sides.items()
+        ),
+        "<h2>Autocorrelation</h2>",
+        "<p>How fast each chain forgets where it was: the quicker the drop, the more "
+        "effective draws per draw.</p>",
+        *(
+            f"<h3>{html.escape(label)}</h3>"
+            + html.figure(autocorr_figure, side, alt=f"autocorrelation of {label}")
+            for label, side in result.sides.items()
+        ),
+        f"<details><summary>All {len(result.checks)} checks</summary>"
+        + html.table(_head(result.checks, 50 * TABLE_ROWS))
+        + _more(len(result.checks), 50 * TABLE_ROWS, "checks")
+        + "</details>",
+        f'<p><a href="index.html">All pairs</a> · <a href="{pair.name}.json">JSON</a></p>',
+    ]
+    return html.page(f"{pair.name}: {result.verdict}", body)
+
+
+TABLE_ROWS = 20
+"""Rows of a summary table shown on a page (LDA has hundreds; the JSON has them all)."""
+
+
+def _draws_sentence(result: PairResult) -> str:
+    """``"1000 draws"``, or the looks of a run that grew: ``"1000 → 2000 → 4000 draws"``."""
+    draws = [look["draws"] for look in result.looks] or [result.settings["draws"]]
+    grown = " → ".join(str(d) for d in draws)
+    budget = result.settings.get("max_draws")
+    text = f"{grown} draws (up to {budget})" if budget else f"{grown} draws"
+    held = {
+        label: side.tree["posterior"].sizes["draw"]
+        for label, side in result.sides.items()
+        if side.tree["posterior"].sizes["draw"] != draws[-1]
+    }
+    if held:
+        text += " (" + ", ".join(f"{label} kept {n}" for label, n in held.items()) + ")"
+    return text
+
+
+def _discrete_sentence(result: PairResult) -> str:
+    """Say which quantities were compared as discrete, and how."""
+    if not result.discrete:
+        return ""
+    names = ", ".join(f"<code>{html.escape(q)}</code>" for q in result.discrete[:TABLE_ROWS])
+    more = (
+        f" and {len(result.discrete) - TABLE_ROWS} more"
+        if len(result.discrete) > TABLE_ROWS
+        else ""
+    )
+    return (
+        f"<p>Treated as discrete (whole-number draws, or few distinct values): {names}{more}. "
+        "A quantile of a lattice has no Monte Carlo error to estimate (it jumps between atoms "
+        "while the spacing of its order statistics is 0), so these are compared by their mean, "
+        "their sd and the probabilities <code>P(X &lt;= k)</code> at the pooled draws' 5, 50 "
+        "and 95 % quantiles k, each the mean of an indicator with its own MCSE, and resolved "
+        "in the indicator's sd.</p>"
+    )
+
+
+def _resolution_section(result: PairResult) -> str:
+    """Return the resolution table with the sentence that says how to read it."""
+    table = resolution_table(result)
+    if table.empty:
+        return "<p>No statistic was compared.</p>"
+    limits = tolerances(result.settings["tolerance"])
+    header = ", ".join(f"{k} {v:g}" for k, v in limits.items())
+    return (
+        f"<p>Per quantity, the largest difference between the sides (and between each side "
+        f"and the exact answer) that is still compatible with the draws at "
+        f"{1 - ALPHA_EQUIVALENCE:.0%} confidence, in posterior sds: the upper end of the "
+        f"difference's confidence interval (two one-sided tests). <code>agree</code> needs "
+        f"every entry below its tolerance ({header}); the spread of a centred product is "
+        f"tested for differences but not certified. Worst first.</p>"
+        + _discrete_sentence(result)
+        + _head(table, TABLE_ROWS).to_html(float_format="%.3f", border=0, na_rep="")
+        + _more(len(table), TABLE_ROWS, "quantities")
+    )
+
+
+def _head(table, rows: int):
+    """Return the first ``rows`` rows of a table."""
+    return table.iloc[:rows]
+
+
+def _summary_head(summary, rows: int):
+    """Return the first ``rows`` quantities and every derived one (names without brackets)."""
+    rest = summary.iloc[rows:]
+    return pd.concat([summary.iloc[:rows], rest[~rest.index.str.contains("[", regex=False)]])
+
+
+def _more(total: int, shown: int, what: str) -> str:
+    if total <= shown:
+        return ""
+    return f"<p>The first {shown} of {total} {what} are shown; the JSON file has them all.</p>"
+
+
+MAX_PLOTTED = 6
+"""Quantities drawn per figure (LDA has hundreds; the first ones are shown)."""
+
+
+def _plotted_names(result: PairResult) -> list[str]:
+    names = list(result.sides[PYMC].quantities["quantity"].values)
+    return [str(n) for n in names[:MAX_PLOTTED]]
+
+
+def _side_tree(side, names: Sequence[str], max_draws: int | None = None):
+    """Return the plotted quantities of one side as a DataTree, one variable each.
+
+    With ``max_draws``, every chain is thinned to at most that many draws.
+    """
+    q = side.quantities.sel(quantity=list(names))
+    if max_draws is not None:
+        q = q.isel(draw=slice(None, None, math.ceil(q.sizes["draw"] / max_draws)))
+    return azb.from_dict({"posterior": {str(n): q.sel(quantity=n).values for n in names}})
+
+
+def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
+    """One row per plotted quantity, one column per side; ``draw_cell(ax, values, name)``.
+
+    ``values`` is the quantity's draws, shape (chain, draw).
+    """
+    names = _plotted_names(result)
+    labels = list(result.sides)
+    fig, axes = plt.subplots(
+        len(names),
+        len(labels),
+        figsize=(3.6 * len(labels), 1.7 * len(names)),
+        squeeze=False,
+        sharey="row",
+    )
+    for j, label in enumerate(labels):
+        q = result.sides[label].quantities
+        for i, name in enumerate(names):
+            ax = axes[i, j]
+            draw_cell(ax, q.sel(quantity=name).values, name)
+            if i == 0:
+                ax.set_title(label, fontsize=9)
+            if j == 0:
+                ax.set_ylabel(name, fontsize=8)
+            if logx:  # minor ticks off: a log axis's many minor ticks triple the figure's cost
+                ax.set_xscale("log")
+                ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+            ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def trace_figure(result: PairResult):
+    """Trace plots: one row per quantity, one column per side, a line per chain."""
+
+    def draw(ax, values, name):
+        for chain in values:
+            ax.plot(chain, lw=0.4, alpha=0.7)
+
+    return _grid_figure(result, draw)
+
+
+def running_mean_figure(result: PairResult):
+    """Plot the running (ergodic) mean of every chain, per quantity and side."""
+
+    def draw(ax, values, name):
+        running = np.cumsum(values, axis=1) / np.arange(1, values.shape[1] + 1)
+        for chain in running:
+            ax.plot(chain, lw=0.8)
+        exact = result.reference.get(name)
+        if exact is not None and exact.mean is not None:
+            ax.axhline(exact.mean, color="black", lw=0.8)
+
+    return _grid_figure(result, draw, logx=True)
+
+
+def density_figure(result: PairResult):
+    """Histograms of every side per quantity, with the exact density where known."""
+    names = _plotted_names(result)
+    cols = min(3, len(names))
+    rows = math.ceil(len(names) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, names, strict=False):
+        for label, side in result.sides.items():
+            values = side.quantities.sel(quantity=name).values.ravel()
+            values = values[np.isfinite(values)]
+            ax.hist(values, bins=60, density=True, histtype="step", label=label)
+        exact = result.reference.get(name)
+        if exact is not None and exact.pdf is not None:
+            lo, hi = ax.get_xlim()
+            grid = np.linspace(lo, hi, 400)
+            ax.plot(grid, exact.pdf(grid), color="black", lw=1, label="exact")
+        ax.set_title(name, fontsize=9)
+        ax.tick_params(labelsize=7)
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    axes.flat[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+RANK_MAX_DRAWS = 500
+"""Rank plots thin each chain to this many draws: arviz-stats' multi-chain
+uniformity test behind them costs time that grows fast with the draws (0.7 s a
+side at 1,000, 0.3 s at 500, 12 s for 4 x 10,000); 500 ranks a chain still show
+a drift or a stuck stretch."""
+
+
+def rank_figure(side):
+    """Rank plot of one side's plotted quantities, by ``arviz_plots.plot_rank``."""
+    names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
+    return azp.plot_rank(_side_tree(side, names, RANK_MAX_DRAWS), backend="matplotlib")
+
+
+def autocorr_figure(side):
+    """Autocorrelation of one side's plotted quantities, by ``arviz_plots.plot_autocorr``."""
+    names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
+    return azp.plot_autocorr(_side_tree(side, names), backend="matplotlib")
+
+
+def speed_figure(result: PairResult):
+    """Bar chart: minimum bulk ESS per second of sampling, per side (log scale)."""
+    labels = list(result.sides)
+    values = [result.ess_per_second(label) for label in labels]
+    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
+    colours = [html.BLUE if result.sides[lb].role == PYMC else html.PURPLE for lb in labels]
+    ax.barh(labels, values, color=colours)
+    ax.set_xscale("log")
+    ax.set_xlabel("effective draws per second (minimum bulk ESS)")
+    for y, v in enumerate(values):
+        ax.text(v, y, f" {v:,.0f}", va="center", fontsize=8)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+def acceptance_figure(result: PairResult):
+    """Mean acceptance rate per Metropolis-type side, against the seeds' 0.15 to 0.5 advice."""
+    pairs = [(lb, s.acceptance_rate) for lb, s in result.sides.items() if s.acceptance_rate]
+    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(pairs)))
+    ax.axvspan(0.15, 0.5, color="#d0f0d0", label="seed's advice for a random walk")
+    ax.barh([p[0] for p in pairs], [p[1] for p in pairs], color=html.PURPLE)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("mean acceptance rate")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+def index_entry(result: PairResult, seconds: float) -> dict:
+    """Return the suite page's row for one pair run (see :func:`write_index`)."""
+    return {
+        "name": result.pair.name,
+        "title": result.pair.title,
+        "verdict": result.verdict,
+        "seconds": seconds,
+        "sides": [
+            {
+                "variant": side.variant,
+                "role": side.role,
+                "ess_per_second": result.ess_per_second(label),
+            }
+            for label, side in result.sides.items()
+        ],
+    }
+
+
+def _ratio(value: float) -> str:
+    """Return a speed ratio for people: ``353x``, ``4.2x``, ``0.47x``."""
+    return f"{value:,.0f}x" if value >= 10 else f"{value:.2g}x"
+
+
+def _rate(value: float) -> str:
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def write_index(entries: Sequence[Mapping], out: Path) -> Path:
+    """Write ``out/index.html`` listing every pair with its verdict, wall time and speeds.
+
+    Parameters
+    ----------
+    entries : sequence of mapping
+        Per pair, from :func:`index_entry`: ``name``, ``title``, ``verdict``,
+        ``seconds`` (wall time) and ``sides`` (per side its ``variant``,
+        ``role`` and ``ess_per_second``, the minimum bulk ESS per second); a
+        failed run has ``verdict`` ``"error"`` and an ``error`` message instead
+        of sides.
+    out : Path
+        Report directory.
+    """
+    rows = []
+    for e in entries:
+        colour = VERDICT_COLOURS.get(e["verdict"], html.GREY)
+        sides = e.get("sides", [])
+        nuts = next((s["ess_per_second"] for s in sides if s["role"] == PYMC), None)
+        cells = []
+        for side in sides:
+            value = side["ess_per_second"]
+            ratio = f" ({_ratio(value / nuts)} PyMC)" if nuts and side["role"] == HANDROLLED else ""
+            cells.append(f"{html.escape(side['variant'])}: {_rate(value)}/s{ratio}")
+        detail = "<br>".join(cells) or html.escape(e.get("error", ""))
+        link = (
+            f'<a href="{e["name"]}.html">{html.escape(e["name"])}</a>'
+            if e["verdict"] != "error"
+            else html.escape(e["name"])
+        )
+        rows.append(
+            f'<tr><td class="text">{link}<br><small>{html.escape(e["title"])}</small></td>'
+            f'<td class="pair-verdict" style="color:{colour};font-weight:600">'
+            f"{html.escape(e['verdict'])}</td>"
+            f'<td>{e["seconds"]:.1f}</td><td class="text">{detail}</td></tr>'
+        )
+    body = [
+        "<h1>mcmc-pairs: every example sampled twice</h1>",
+        "<p>Each pair runs a hand-written sampler and its PyMC twin with the same settings and "
+        "checks that they agree: means, sds and quantiles of every component, of their "
+        "products and of the log density, within their Monte Carlo error (Holm-corrected "
+        "z-tests, about 1 % false alarms per pair), and R-hat and effective-sample-size gates "
+        "on each side. Speeds are effective draws per second of sampling (minimum bulk ESS "
+        "over the compared quantities), compilation excluded.</p>",
+        "<table><tr><th>pair</th><th>verdict</th><th>wall time (s)</th>"
+        '<th class="text">effective draws per second</th></tr>' + "".join(rows) + "</table>",
+    ]
+    path = Path(out) / "index.html"
+    write_atomic(path, html.page("mcmc-pairs report", body))
+    return path

@@ -1,0 +1,638 @@
+"""Run both sides of a pair with the same settings and compare them.
+
+The hand-rolled side runs first (it is cheap, and a user's sampler that returns
+the wrong names or shapes should fail before NUTS compiles), then the PyMC twin
+(:mod:`mcmc_pairs.comparisons.pymc_runner`). Both become DataTrees; the compared variables
+become *quantities* (scalar components plus derived quantities) and
+:mod:`mcmc_pairs.comparisons.agreement` judges them. Each side has a *role*: the
+hand-rolled variants of the pair (``handrolled``), a sampler under test
+(``user``), the PyMC reference (``pymc``) and PyMC's second references
+(``pymc_step``); the pair's verdict is its worst ``handrolled``/``user`` side's.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from mcmc_pairs.comparisons import agreement, contract
+from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
+from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
+from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
+from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
+from mcmc_pairs.pairdata.checks import check_integer, check_positive
+
+DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
+BUDGET_FACTOR = 16
+"""A run may grow to this many times its first draws unless told otherwise (``max_draws``):
+looks at 1, 2, 4, 8 and 16 times the draws."""
+REFERENCE_SHARE = 0.2
+"""PyMC's reference grows at a look only when its squared MCSE is at least this share of
+the variance of a difference that is still undecided (:func:`_reference_limits`)."""
+HANDROLLED, USER, PYMC_STEP = "handrolled", "user", "pymc_step"
+ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
+"""What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
+reference (label ``"pymc"``), or a second PyMC reference (a step method)."""
+UNDER_TEST = (HANDROLLED, USER)
+"""The roles whose verdicts make the pair's verdict."""
+
+
+def side_label(role: str, variant: str) -> str:
+    """Return a side's key: ``handrolled:<variant>``, ``user``, ``pymc`` or ``pymc:<step>``."""
+    if role == HANDROLLED:
+        return f"{HANDROLLED}:{variant}"
+    if role == PYMC_STEP:
+        return f"{PYMC}:{variant}"
+    return role
+
+
+@dataclass
+class Side:
+    """One side of a comparison: what it is, its draws and how long they took.
+
+    Attributes
+    ----------
+    role : str
+        One of :data:`ROLES`.
+    variant : str
+        The hand-rolled variant's or the step method's name in the pair
+        (``"gibbs"``, ``"metropolis"``); the role itself for ``user`` and ``pymc``.
+    sampler : str
+        What ran: an import string, ``"NUTS (nutpie)"``...
+    tree : xarray.DataTree
+        The draws (``posterior``, maybe ``sample_stats``).
+    timings : dict
+        ``compile_s``, ``sampling_s``, ``total_s``.
+    quantities : xarray.DataArray or None
+        The compared quantities, (chain, draw, quantity), once attached.
+    """
+
+    role: str
+    variant: str
+    sampler: str
+    tree: xr.DataTree
+    timings: dict[str, float]
+    quantities: xr.DataArray | None = None
+
+    @property
+    def label(self) -> str:
+        """The side's key in a run (:func:`side_label`)."""
+        return side_label(self.role, self.variant)
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        """Mean acceptance of a Metropolis-type side (``acceptance_rate`` or ``accepted``)."""
+        if "sample_stats" not in self.tree.children:
+            return None
+        stats = self.tree["sample_stats"]
+        for name in ("acceptance_rate", "accepted"):
+            if name in stats.data_vars:
+                return float(stats[name].astype(float).mean())
+        return None
+
+
+@dataclass(frozen=True)
+class RunEvent:
+    """A stage of :func:`run_pair`, for its ``progress`` callback.
+
+    ``str(event)`` is the line the command line prints:
+    ``[lda] handrolled:gibbs: 4 chains x 2000 draws`` at the start of a side,
+    ``[lda] handrolled:gibbs: done in 3.21 s`` when it is done, and
+    ``[lda] undecided at 2000 draws (...): extending`` between looks
+    (``stage="look"``, with every side's ``verdicts`` at that look).
+
+    Attributes
+    ----------
+    pair : str
+    side : str
+        The side's label (:attr:`Side.label`).
+    stage : {"start", "done", "look"}
+    chains, draws : int
+    seconds : float or None
+        The side's wall time (compilation included), when ``"done"``.
+    """
+
+    pair: str
+    side: str
+    stage: str
+    chains: int
+    draws: int
+    seconds: float | None = None
+    verdicts: Mapping[str, str] | None = None
+    method: str | None = None
+    """The sampler that ran, named once per side: PyMC's step methods on its first run."""
+
+    def __str__(self) -> str:
+        if self.stage == "start":
+            return f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws"
+        if self.stage == "look":
+            open_ = ", ".join(f"{k}: {v}" for k, v in (self.verdicts or {}).items())
+            return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
+        method = f" ({self.method})" if self.method else ""
+        return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s{method}"
+
+
+@dataclass
+class PairResult:
+    """Everything a report needs about one run of a pair."""
+
+    pair: Pair
+    settings: dict[str, Any]
+    sides: dict[str, Side]
+    verdict: str
+    verdicts: dict[str, str]
+    checks: pd.DataFrame
+    summaries: dict[str, pd.DataFrame]
+    reference: Mapping[str, ExactMarginal] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
+    looks: list[dict[str, Any]] = field(default_factory=list)
+    """Per look: ``look``, ``draws`` per chain (of the sides ``grown`` at that look; a
+    side not grown keeps its draws), the error rates spent (``alpha``,
+    ``alpha_equivalence``), its ``seconds`` and every side's ``verdicts``."""
+    pymc_runs: dict[tuple[str, int], Side] = field(default_factory=dict)
+    """PyMC's runs by (side label, draws): what ``pymc_from`` reuses."""
+    discrete: list[str] = field(default_factory=list)
+    """Quantities compared as discrete (:func:`~.agreement.discrete_quantities`):
+    by their mean, sd and ``P(X <= k)`` at the pooled quantiles, not by quantiles."""
+
+    def ess_per_second(self, label: str) -> float:
+        """Minimum bulk ESS over the compared quantities per second of sampling."""
+        seconds = self.sides[label].timings["sampling_s"]
+        return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
+
+
+def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
+    """Merge the global defaults, the pair's defaults and explicit overrides, and check them.
+
+    Besides ``draws``, ``tune``, ``chains`` and ``seed``: ``tolerance`` (the
+    ``delta`` that ``agree`` certifies, :func:`mcmc_pairs.comparisons.agreement.tolerances`),
+    ``max_draws`` (draws per chain the run may grow to; default
+    :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look),
+    ``max_seconds`` (wall time after which no new look starts; default none),
+    and ``timeout`` (seconds a hand-written sampler's call may take before it
+    is stopped, :func:`mcmc_pairs.comparisons.contract.call_sampler`; default none).
+    """
+    settings = {**DEFAULT_SETTINGS, **pair.settings}
+    settings.update(
+        {"tolerance": agreement.TOLERANCE, "max_draws": None, "max_seconds": None, "timeout": None}
+    )
+    settings.update({k: v for k, v in overrides.items() if v is not None})
+    for key, low in (("draws", 1), ("tune", 0), ("chains", 1), ("seed", 0)):
+        check_integer(key, settings[key], low)
+    if settings["chains"] < 2:
+        raise ValueError(
+            f"chains must be >= 2 so that R-hat can be computed, got {settings['chains']}"
+        )
+    if settings["max_draws"] is None:
+        settings["max_draws"] = BUDGET_FACTOR * settings["draws"]
+    check_integer("max_draws", settings["max_draws"], settings["draws"])
+    agreement.tolerances(settings["tolerance"])  # checks it
+    for key in ("max_seconds", "timeout"):
+        if settings[key] is not None:
+            check_positive(key, settings[key])
+    return settings
+
+
+def look_draws(draws: int, max_draws: int) -> list[int]:
+    """Return the draws per chain at each look: ``draws`` doubled until ``max_draws``.
+
+    >>> look_draws(1000, 8000)
+    [1000, 2000, 4000, 8000]
+    >>> look_draws(1000, 5000)
+    [1000, 2000, 4000, 5000]
+    """
+    looks = [draws]
+    while looks[-1] < max_draws:
+        looks.append(min(2 * looks[-1], max_draws))
+    return looks
+
+
+def spent(look: int, looks: int, alpha: float) -> float:
+    """Return the error rate spent at ``look`` (1-based) of at most ``looks``.
+
+    ``alpha / (k (k + 1))`` at look ``k`` before the last, and what is left,
+    ``alpha / looks``, at the last: the levels sum to ``alpha``, so by the
+    union bound the run errs with probability at most ``alpha`` however many
+    looks it takes. One look spends all of ``alpha``: a fixed-size run.
+    """
+    if look == looks:
+        return alpha / looks
+    return alpha / (look * (look + 1))
+
+
+def run_pair(
+    pair: Pair,
+    *,
+    sampler: str | Callable | None = None,
+    data: Mapping | None = None,
+    draws: int | None = None,
+    tune: int | None = None,
+    chains: int | None = None,
+    seed: int | None = None,
+    tolerance: float | None = None,
+    max_draws: int | None = None,
+    max_seconds: float | None = None,
+    timeout: float | None = None,
+    progress: Callable[[RunEvent], None] | None = None,
+    pymc_from: PairResult | None = None,
+) -> PairResult:
+    """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
+
+    The run is sequential: it compares the sides at ``draws`` per chain, and
+    while a side under test is neither ``agree`` nor ``disagree`` it doubles
+    the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
+    ``max_seconds``. A sampler that accepts ``state`` continues its chains
+    (:func:`mcmc_pairs.comparisons.contract.resumable`); any other side, PyMC's
+    included, is rerun from the start with the same seed and more draws. Each
+    look spends part of the error rates (:func:`spent`), so the verdict's
+    error rates hold over all the looks. The energy check runs once, at the
+    last look.
+
+    Parameters
+    ----------
+    pair : Pair
+        The registered pair.
+    sampler : str or callable, optional
+        A sampler under test (import string or callable with the contract's
+        signature). It replaces the registered hand-rolled variants.
+    data : mapping, optional
+        Data for both sides; default ``pair.load_data()``.
+    draws, tune, chains, seed : int, optional
+        Override the pair's default settings; both sides get the same ones.
+    tolerance : float, optional
+        The resolution ``agree`` certifies, in posterior sds (default
+        :data:`mcmc_pairs.comparisons.agreement.TOLERANCE`).
+    max_draws : int, optional
+        Draws per chain the run may grow to (default :data:`BUDGET_FACTOR`
+        times ``draws``; ``max_draws=draws`` makes one look).
+    max_seconds : float, optional
+        No new look starts once it would likely end after this many seconds.
+    timeout : float, optional
+        Stop a hand-written sampler's call that takes longer than this many
+        seconds (it runs in a child process): :class:`SamplerError`.
+    progress : callable, optional
+        Receives a :class:`RunEvent` at the start and the end of every side
+        and between looks (default: print it to stderr).
+    pymc_from : PairResult, optional
+        An earlier run of the same pair with the same settings and data: its
+        PyMC draws (deterministic given the seed) are reused instead of compiling
+        and sampling again, so several samplers can face one reference cheaply.
+
+    Returns
+    -------
+    PairResult
+
+    Raises
+    ------
+    ValueError
+        Bad settings or data; :class:`mcmc_pairs.comparisons.contract.SamplerError` if the
+        sampler under test fails or returns the wrong names or shapes.
+    """
+    say = progress or _stderr
+    settings = resolve_settings(
+        pair,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        seed=seed,
+        tolerance=tolerance,
+        max_draws=max_draws,
+        max_seconds=max_seconds,
+        timeout=timeout,
+    )
+    cache: dict[tuple[str, int], Side] = {}
+    if pymc_from is not None:
+        same = ("draws", "tune", "chains", "seed")
+        if pymc_from.pair.name != pair.name or any(
+            pymc_from.settings[k] != settings[k] for k in same
+        ):
+            raise ValueError(
+                f"pymc_from ran {pymc_from.pair.name} with {pymc_from.settings}; "
+                f"this run is {pair.name} with {settings}"
+            )
+        if data is not None and data is not pymc_from.data:
+            raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")
+        data = pymc_from.data
+        cache = pymc_from.pymc_runs
+    data = pair.load_data() if data is None else data
+    witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
+    witness.check_observed_types()  # PyMC would truncate 2.5 to 2 for a Poisson; the sampler not
+    unknown = [v for v in pair.variables if v not in witness.variables]
+    if unknown:
+        raise ValueError(
+            f"pair {pair.name}: variables {unknown} are not free variables of its model "
+            f"{witness.name} (free variables: {list(witness.variables)})"
+        )
+    shapes = {name: witness.variables[name] for name in pair.variables}
+
+    if sampler is None:
+        samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
+    else:
+        samplers = [(USER, USER, sampler)]
+    growing: dict[str, _HandrolledChains | _PymcChains] = {}
+    for role, variant, spec in samplers:
+        growing[side_label(role, variant)] = _HandrolledChains(
+            pair.name, role, variant, spec, data, settings, shapes
+        )
+    for role, variant, step in [
+        (PYMC, PYMC, None),
+        *((PYMC_STEP, *kv) for kv in pair.pymc_steps.items()),
+    ]:
+        growing[side_label(role, variant)] = _PymcChains(
+            role, variant, witness.model, settings, pair, step, cache
+        )
+
+    reference = dict(pair.reference(data)) if pair.reference else {}
+    schedule = look_draws(settings["draws"], settings["max_draws"])
+    started = time.perf_counter()
+    looks: list[dict[str, Any]] = []
+    sides: dict[str, Side] = {}
+    growing_now: list[str] = []
+    for k, n in enumerate(schedule, start=1):
+        look_start = time.perf_counter()
+        for label, chains_ in growing.items():
+            if k == 1 or label in growing_now:
+                sides[label] = chains_.grow(n, say)
+        products = _attach_quantities(pair, data, sides, reference, witness)
+        compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
+        quantities = {label: side.quantities for label, side in sides.items()}
+        alpha = spent(k, len(schedule), agreement.ALPHA)
+        alpha_equivalence = spent(k, len(schedule), agreement.ALPHA_EQUIVALENCE)
+        _, checks, summaries = agreement.compare_draws(
+            quantities,
+            compared,
+            reference,
+            statistics=pair.statistics,
+            alpha=alpha,
+            tolerance=settings["tolerance"],
+            alpha_equivalence=alpha_equivalence,
+            means_only=products,
+            multivariate=False,
+        )
+        verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
+        decided = all(
+            verdicts[label] in (agreement.AGREE, agreement.DISAGREE)
+            for label, side in sides.items()
+            if side.role in UNDER_TEST
+        )
+        now = time.perf_counter()
+        budget = settings["max_seconds"]
+        out_of_time = budget is not None and (now - started) + 2 * (now - look_start) > budget
+        looks.append(
+            {
+                "look": k,
+                "draws": n,
+                "grown": list(sides) if k == 1 else growing_now,
+                "alpha": alpha,
+                "alpha_equivalence": alpha_equivalence,
+                "seconds": now - look_start,
+                "verdicts": dict(verdicts),
+            }
+        )
+        if decided or out_of_time or k == len(schedule):
+            break
+        growing_now = [label for label, side in sides.items() if side.role in UNDER_TEST]
+        if _reference_limits(checks, summaries, growing_now):
+            growing_now.append(PYMC)
+        say(RunEvent(pair.name, "", "look", settings["chains"], n, now - look_start, verdicts))
+
+    checks = agreement.with_energy_checks(checks, quantities, compared, summaries)
+    verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
+    looks[-1]["verdicts"] = dict(verdicts)
+    under_test = [verdicts[label] for label, side in sides.items() if side.role in UNDER_TEST]
+    verdict = max(under_test, key=SEVERITY.index)
+    return PairResult(
+        pair=pair,
+        settings=settings,
+        sides=sides,
+        verdict=verdict,
+        verdicts=verdicts,
+        checks=checks,
+        summaries=summaries,
+        reference=reference,
+        timings={label: side.timings["total_s"] for label, side in sides.items()},
+        data=data,
+        looks=looks,
+        pymc_runs=cache,
+        discrete=agreement.discrete_quantities(quantities),
+    )
+
+
+SEVERITY = agreement.VERDICTS
+"""Verdicts from best to worst: the pair's verdict is its worst hand-rolled side's."""
+
+
+def _reference_limits(
+    checks: pd.DataFrame, summaries: Mapping[str, pd.DataFrame], labels: list[str]
+) -> bool:
+    """Return True when more PyMC draws would help decide the sides ``labels``.
+
+    That is when PyMC fails a gate or an exact check of its own is not within
+    its tolerance, or when, in a comparison of one of ``labels`` with PyMC that
+    is not yet within its tolerance, PyMC's squared MCSE is at least
+    :data:`REFERENCE_SHARE` of the difference's variance. Otherwise the
+    undecided sides' own Monte Carlo error is what keeps them undecided, and
+    only they grow: NUTS is usually far ahead of a hand-written sampler, and
+    rerunning it is the costly part of a look.
+    """
+    mine = checks[checks["side"] == PYMC]
+    if not mine["passed"].all() or mine["equivalent"].eq(False).any():
+        return True
+    open_ = checks[
+        checks["side"].isin(labels)
+        & (checks["kind"] == "agreement")
+        & checks["equivalent"].eq(False)
+    ]
+    reference = summaries[PYMC]
+    for row in open_.itertuples():
+        column = f"mcse_{agreement.compared_statistic(row.statistic)}"
+        theirs = reference.at[row.quantity, column] ** 2
+        if theirs >= REFERENCE_SHARE * (theirs + summaries[row.side].at[row.quantity, column] ** 2):
+            return True
+    return False
+
+
+class _HandrolledChains:
+    """A hand-rolled side's chains across looks: continued if the sampler can, else rerun."""
+
+    def __init__(self, pair_name, role, variant, spec, data, settings, shapes):
+        self.pair_name, self.role, self.variant, self.data = pair_name, role, variant, data
+        self.func = resolve(spec)
+        self.settings, self.shapes = settings, shapes
+        self.name = spec if isinstance(spec, str) else side_label(role, variant)
+        self.state: dict | None = {} if contract.resumable(self.func) else None
+        self.side: Side | None = None
+
+    def _call(self, draws: int, tune: int) -> tuple[xr.DataTree, float]:
+        """Return the sampler's draws as a DataTree and the seconds of the sampler's call alone."""
+        extra = {} if self.state is None else {"state": self.state}
+        start = time.perf_counter()
+        output = call_sampler(
+            self.name,
+            self.func,
+            self.data,
+            draws=draws,
+            tune=tune,
+            chains=self.settings["chains"],
+            random_seed=self.settings["seed"],
+            timeout=self.settings["timeout"],
+            **extra,
+        )
+        seconds = time.perf_counter() - start
+        chains = self.settings["chains"]
+        tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
+        return tree, seconds
+
+    def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
+        """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
+        label, chains = side_label(self.role, self.variant), self.settings["chains"]
+        say(RunEvent(self.pair_name, label, "start", chains, draws))
+        if self.side is None:  # JIT warm-up, timed apart
+            begin = time.perf_counter()
+            call_sampler(
+                self.name,
+                self.func,
+                self.data,
+                draws=1,
+                tune=0,
+                chains=1,
+                random_seed=0,
+                timeout=self.settings["timeout"],
+            )
+            timings = {"compile_s": time.perf_counter() - begin, "sampling_s": 0.0}
+            tree = None
+        else:
+            timings, tree = dict(self.side.timings), self.side.tree
+        if tree is not None and self.state is not None:
+            have = tree["posterior"].sizes["draw"]
+            more, seconds = self._call(draws - have, 0)
+            tree = contract.concat_draws(tree, more)
+        else:
+            tree, seconds = self._call(draws, self.settings["tune"])
+        before = timings.get("total_s", 0.0)  # the first look's event counts the warm-up too
+        timings["sampling_s"] += seconds  # the sampler's calls only, as ESS per second needs
+        timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
+        self.side = Side(self.role, self.variant, self.name, tree, timings)
+        say(RunEvent(self.pair_name, label, "done", chains, draws, timings["total_s"] - before))
+        return self.side
+
+
+class _PymcChains:
+    """A PyMC side across looks: rerun with the same seed and more draws, or found in ``cache``."""
+
+    def __init__(self, role, variant, model, settings, pair: Pair, step, cache):
+        self.role, self.variant, self.model, self.settings = role, variant, model, settings
+        self.pair, self.step, self.cache = pair, step, cache
+        self.label = side_label(role, variant)
+        self.total = 0.0
+
+    def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
+        """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""
+        key = (self.label, draws)
+        if key not in self.cache:
+            chains = self.settings["chains"]
+            say(RunEvent(self.pair.name, self.label, "start", chains, draws))
+            settings = {**self.settings, "draws": draws}
+            self.cache[key] = _run_pymc(
+                self.role, self.variant, self.model, settings, self.pair, self.step
+            )
+            seconds = self.cache[key].timings["total_s"]
+            method = None if self.total else self.cache[key].sampler  # named once
+            say(RunEvent(self.pair.name, self.label, "done", chains, draws, seconds, None, method))
+        side = self.cache[key]
+        self.total += side.timings["total_s"]
+        compile_s = side.timings["compile_s"]
+        timings = {"compile_s": compile_s, "sampling_s": self.total - compile_s}
+        timings["total_s"] = self.total
+        return replace(side, quantities=None, timings=timings)
+
+
+def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Side:
+    """Run one PyMC side; PyMC's own log lines are kept out (the run's events say it once)."""
+    import logging
+
+    start = time.perf_counter()
+    log = logging.getLogger("pymc")
+    level = log.level
+    log.setLevel(max(level, logging.WARNING))
+    try:
+        tree = pymc_sample(
+            model,
+            settings,
+            pair.pymc_kwargs,
+            step,
+            progressbar=sys.stderr.isatty(),
+            **pymc_cores(pair.pymc_kwargs, step),
+        )
+    finally:
+        log.setLevel(level)
+    total = time.perf_counter() - start
+    sampling = float(tree["posterior"].attrs.get("sampling_time", total))
+    timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
+    library = tree["posterior"].attrs.get("inference_library")
+    sampler = pymc_method(model, step, library)
+    return Side(role=role, variant=variant, sampler=sampler, tree=tree, timings=timings)
+
+
+def _attach_quantities(
+    pair: Pair, data, sides: Mapping[str, Side], reference, witness: ModelWitness
+) -> list[str]:
+    """Give every side its quantities: aligned components, products, derived ones.
+
+    Returns the names of the centred products (whose mean alone ``agree``
+    certifies, :func:`mcmc_pairs.comparisons.agreement.resolutions`).
+
+    The derived ones are the pair's own ``derived`` quantities and PyMC's
+    ``log_prior`` and ``log_likelihood`` of every draw (:mod:`mcmc_pairs.comparisons.witness`).
+    """
+    posteriors = {label: side.tree["posterior"].to_dataset() for label, side in sides.items()}
+    if pair.align is not None:
+        target = posteriors[PYMC].isel(chain=[0]).mean(("chain", "draw"))
+        posteriors = {label: pair.align(post, target) for label, post in posteriors.items()}
+    components = {
+        label: agreement.scalar_components(post, pair.variables)
+        for label, post in posteriors.items()
+    }
+    centers = {}
+    for name in components[PYMC]["quantity"].values:
+        exact = reference.get(str(name))
+        centers[str(name)] = (
+            exact.mean
+            if exact is not None and exact.mean is not None
+            else float(components[PYMC].sel(quantity=name).mean())
+        )
+    log_densities = {label: witness.log_density(post) for label, post in posteriors.items()}
+    for name in LOG_DENSITIES:
+        values = [ld[name].values for ld in log_densities.values() if name in ld]
+        if values and all(np.all(v == values[0].flat[0]) for v in values):
+            for ld in log_densities.values():  # constant everywhere (a flat prior): no information
+                ld.pop(name, None)
+    products: list[str] = []
+    for label, side in sides.items():
+        product = agreement.centred_products(components[label], centers)
+        products = [str(q) for q in product["quantity"].values]
+        parts = [components[label], product]
+        derived = dict(log_densities[label])
+        if pair.derived is not None:
+            derived.update(pair.derived(posteriors[label], data, centers))
+        for qname, values in derived.items():
+            da = values.transpose("chain", "draw").drop_vars(
+                [c for c in values.coords if c not in ("chain", "draw")]
+            )
+            parts.append(da.expand_dims(quantity=[qname], axis=-1))
+        parts = [p.drop_vars([c for c in p.coords if c != "quantity"]) for p in parts]
+        side.quantities = xr.concat(parts, dim="quantity")
+    return products
+
+
+def _stderr(event: RunEvent) -> None:
+    print(event, file=sys.stderr, flush=True)

@@ -1,0 +1,176 @@
+"""Compare your sampler with your PyMC model from Python, and assert agreement in your tests.
+
+In the manner of :mod:`numpy.testing`::
+
+    from mcmc_pairs.comparisons.testing import assert_agree
+
+    def test_my_gibbs_sampler():
+        assert_agree(build_model, my_gibbs, data, draws=1000, seed=1)
+
+:func:`compare` runs the same comparison as ``mcmc-pairs compare --model ...
+--data ... --sampler ...`` and returns the result; :func:`assert_agree` raises
+``AssertionError`` listing the failed checks unless the verdict is ``agree``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcmc_pairs.comparisons.agreement import AGREE
+
+if TYPE_CHECKING:
+    from mcmc_pairs.comparisons.run import RunEvent
+
+
+def compare(
+    build_model: str | Callable,
+    sampler: str | Callable,
+    data: Mapping | str | Path,
+    *,
+    name: str | None = None,
+    draws: int | None = None,
+    tune: int | None = None,
+    chains: int | None = None,
+    seed: int | None = None,
+    tolerance: float | None = None,
+    max_draws: int | None = None,
+    max_seconds: float | None = None,
+    timeout: float | None = None,
+    out: str | Path | None = None,
+    progress: Callable[[RunEvent], None] | None = None,
+    **extras: Any,
+):
+    """Run a user's sampler against a user's PyMC model and compare them.
+
+    Parameters
+    ----------
+    build_model : callable or str
+        ``build_model(data) -> pm.Model``, or its import string.
+    sampler : callable or str
+        ``sample(data, *, draws, tune, chains, random_seed)``, or its import string.
+    data : mapping, str or Path
+        The data, or a ``.json``/``.npz``/``.csv`` file
+        (:func:`mcmc_pairs.comparisons.datafile.read_data`).
+    name : str, optional
+        The comparison's name (reports); default the model module's stem.
+    draws, tune, chains, seed : int, optional
+        Settings shared by both sides; default the model module's ``SETTINGS``,
+        then 1000, 1000, 4 and a fixed seed.
+    tolerance, max_draws, max_seconds, timeout : optional
+        The resolution ``agree`` certifies, the run's budget and the sampler's
+        time limit per call (:func:`mcmc_pairs.comparisons.run.run_pair`).
+    out : str or Path, optional
+        When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
+    progress : callable, optional
+        Receives a :class:`mcmc_pairs.comparisons.run.RunEvent` at the start and the end
+        of every side; ``str(event)`` is the line (default: print it to stderr).
+    **extras
+        ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
+        (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
+
+    Returns
+    -------
+    mcmc_pairs.comparisons.run.PairResult
+        ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``,
+        ``"not converged"``),
+        ``checks`` (a DataFrame: comparison, kind, quantity, statistic, value,
+        threshold, passed) and ``summaries`` (per side, a DataFrame of
+        statistics, MCSEs, ESS and R-hat per quantity).
+
+    Raises
+    ------
+    ValueError
+        Bad input: a model that raises or is not a ``pm.Model``, unreadable
+        data, bad settings, a sampler that raises or returns the wrong names
+        or shapes.
+    """
+    from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
+    from mcmc_pairs.comparisons.run import run_pair
+
+    if isinstance(data, str | Path):
+        data = read_data(data, argument="data")
+    pair = model_pair(build_model, data, sampler, name=name, **extras)
+    result = run_pair(
+        pair,
+        sampler=sampler,
+        data=data,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        seed=seed,
+        tolerance=tolerance,
+        max_draws=max_draws,
+        max_seconds=max_seconds,
+        timeout=timeout,
+        progress=progress,
+    )
+    if out is not None:
+        from mcmc_pairs.comparisons.report import write_pair_report
+
+        write_pair_report(result, Path(out))
+    return result
+
+
+def assert_agree(
+    build_model: str | Callable, sampler: str | Callable, data: Mapping | str | Path, **kwargs
+):
+    """Assert that a sampler agrees with the PyMC model; return the result when it does.
+
+    Parameters
+    ----------
+    build_model, sampler, data, **kwargs
+        As for :func:`compare`.
+
+    Returns
+    -------
+    mcmc_pairs.comparisons.run.PairResult
+
+    Raises
+    ------
+    AssertionError
+        When the verdict is not ``agree``: the message gives the verdict and
+        lists the failed checks (worst first, at most 20).
+    """
+    result = compare(build_model, sampler, data, **kwargs)
+    if result.verdict != AGREE:
+        raise AssertionError(failure_message(result))
+    return result
+
+
+def failure_message(result, limit: int = 20) -> str:
+    """Return the verdict and the failed checks of ``result`` as lines of text.
+
+    Support failures come first, then the z-checks (largest ``|z|`` first), then
+    the convergence gates, then the checks whose resolution is not within its
+    tolerance (what leaves a run ``inconclusive``).
+    """
+    from mcmc_pairs.comparisons.report import describe_check
+
+    checks = result.checks
+    failed = checks[~checks["passed"].astype(bool)]
+    lines = [
+        f"{result.pair.name}: verdict {result.verdict!r}, "
+        f"{len(failed)} of {len(checks)} checks failed"
+    ]
+    rank = failed["kind"].map({"support": 0, "agreement": 1, "exact": 2}).fillna(3)
+    size = -failed["value"].abs().fillna(float("inf"))  # the largest |z| first within a kind
+    failed = failed.assign(_rank=rank, _size=size).sort_values(["_rank", "_size"])
+    for row in failed.head(limit).itertuples():
+        lines.append(f"  {describe_check(row)}")
+    if len(failed) > limit:
+        lines.append(f"  ... and {len(failed) - limit} more")
+    if "equivalent" in checks:
+        open_ = checks[checks["equivalent"].eq(False)]  # None: no tolerance applies
+        open_ = open_.assign(_excess=open_["resolution"] / open_["tolerance"])
+        open_ = open_.sort_values("_excess", ascending=False)
+        if len(open_):
+            lines.append(f"  {len(open_)} checks have not reached their tolerance:")
+        for row in open_.head(limit).itertuples():
+            lines.append(
+                f"  {row.comparison} {row.quantity} {row.statistic}: resolution "
+                f"{row.resolution:.3g} sd (tolerance {row.tolerance:.3g})"
+            )
+    return "\n".join(lines)

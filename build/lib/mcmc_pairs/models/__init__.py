@@ -1,0 +1,1 @@
+"""PyMC twins: one module per example, build_model(data) -> pm.Model."""

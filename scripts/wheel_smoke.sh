@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The wheel a user gets, tested as a user's project uses it (issue 27; .ci/run calls this).
+#
+# Builds the wheel of this checkout, installs it (not editable) into a fresh virtual
+# environment outside the checkout, and from a project directory that has its own
+# `models`, `comparisons` and `handrolled` packages runs: `mcmc-pairs list`,
+# `python -m mcmc_pairs --version`, `compare` of a built-in pair and of the project's
+# own model (named by the project's package paths), and a pytest file using
+# `assert_agree` on both. Every step must succeed; the wheel must install one
+# top-level package, `mcmc_pairs`, with the data files the pairs read.
+#
+# Usage: scripts/wheel_smoke.sh [PYTHON]   (default .venv/bin/python; ~3 min, most of it
+# installing the dependencies into the fresh environment from pip's cache or PyPI)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+python="${1:-$root/.venv/bin/python}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/mcmc-pairs-wheel.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+say() { echo "[wheel] $*"; }
+
+say "building the wheel"
+"$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" "$root" > "$work/pip.log" 2>&1 \
+  || { cat "$work/pip.log"; exit 1; }
+wheel=("$work"/dist/mcmc_pairs-*.whl)
+tops="$("$python" - "${wheel[0]}" <<'PY'
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+print(" ".join(sorted({n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")})))
+PY
+)"
+[ "$tops" = "mcmc_pairs" ] || { echo "wheel: top-level names '$tops', expected 'mcmc_pairs'"; exit 1; }
+unzip -l "${wheel[0]}" | grep -q "mcmc_pairs/pairdata/files/women.csv" \
+  || { echo "wheel: pairdata/files/women.csv missing"; exit 1; }
+
+say "installing it into a fresh environment"
+"$python" -m venv "$work/venv"
+{ "$work/venv/bin/python" -m pip install --quiet --upgrade pip \
+  && "$work/venv/bin/python" -m pip install --quiet "${wheel[0]}" "pytest>=8"; } \
+  > "$work/pip.log" 2>&1 || { cat "$work/pip.log"; exit 1; }
+
+say "a user's project with its own models, comparisons and handrolled packages"
+project="$work/project"
+mkdir -p "$project/models" "$project/comparisons" "$project/handrolled" "$project/tests"
+touch "$project/models/__init__.py" "$project/comparisons/__init__.py" \
+  "$project/handrolled/__init__.py"
+cp "$root/examples/eight_schools/model.py" "$project/models/schools.py"
+cp "$root/examples/eight_schools/sampler.py" "$project/handrolled/schools.py"
+cp "$root/examples/eight_schools/data.json" "$project/schools.json"
+cat > "$project/tests/test_samplers.py" <<'PY'
+from pathlib import Path
+
+from mcmc_pairs import assert_agree
+from mcmc_pairs.pairdata.mh_normal import default_data
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def test_a_built_in_pair():
+    assert_agree(
+        "mcmc_pairs.models.mh_normal:build_model",
+        "mcmc_pairs.handrolled.mh_normal:sample",
+        default_data(),
+        progress=lambda event: None,
+    )
+
+
+def test_my_own_model():
+    assert_agree(
+        "models.schools:build_model",
+        "handrolled.schools:sample",
+        HERE / "schools.json",
+        progress=lambda event: None,
+    )
+PY
+bin="$work/venv/bin"
+cd "$project"
+[ "$("$bin/python" -c 'import mcmc_pairs, sys; print(mcmc_pairs.__file__.startswith(sys.prefix))')" = True ] \
+  || { echo "mcmc_pairs is not imported from the fresh environment"; exit 1; }
+listed="$("$bin/mcmc-pairs" list)"
+grep -q "^regression" <<< "$listed" || { echo "mcmc-pairs list: $listed"; exit 1; }
+version="$("$bin/python" -m mcmc_pairs --version)"
+grep -q "^mcmc-pairs [0-9]" <<< "$version" || { echo "python -m mcmc_pairs --version: $version"; exit 1; }
+say "compare mh_normal (built in)"
+"$bin/mcmc-pairs" compare mh_normal --out "$work/reports" > "$work/builtin.txt" 2>&1 \
+  || { cat "$work/builtin.txt"; exit 1; }
+say "compare the project's own model"
+"$bin/mcmc-pairs" compare --model models.schools:build_model --data schools.json \
+  --sampler handrolled.schools:sample --out "$work/reports" > "$work/own.txt" 2>&1 \
+  || { cat "$work/own.txt"; exit 1; }
+say "the project's pytest file"
+"$bin/python" -m pytest -q -p no:cacheprovider tests
+say "passed"

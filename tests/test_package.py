@@ -1,0 +1,89 @@
+"""One import name: everything the distribution installs is under ``mcmc_pairs``.
+
+The repository keeps the design card's top-level folders (``models/``,
+``handrolled/``, ``comparisons/``, ``pairdata/``); ``pyproject.toml`` maps them
+to ``mcmc_pairs.models`` and so on, so a user's own ``models`` package never
+hides the suite's. The wheel itself is tested by ``scripts/wheel_smoke.sh``
+(``.ci/run``).
+"""
+
+import ast
+import subprocess
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import mcmc_pairs
+
+ROOT = Path(__file__).resolve().parents[1]
+OLD = ("models", "handrolled", "comparisons", "pairdata")
+SOURCES = ("mcmc_pairs", *OLD, "tests", "scripts", "benchmarks", "notebooks", "zoo", "examples")
+
+
+def test_public_api():
+    from mcmc_pairs.comparisons import testing
+
+    assert mcmc_pairs.compare is testing.compare
+    assert mcmc_pairs.assert_agree is testing.assert_agree
+    assert mcmc_pairs.__version__ == metadata.version("mcmc-pairs")
+    assert {"compare", "assert_agree", "__version__"} <= set(dir(mcmc_pairs))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        mcmc_pairs.nope  # noqa: B018
+
+
+def test_python_dash_m_is_the_command_and_tells_its_version():
+    done = subprocess.run(
+        [sys.executable, "-m", "mcmc_pairs", "--version"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"mcmc-pairs {mcmc_pairs.__version__}"
+    listed = subprocess.run(
+        [sys.executable, "-m", "mcmc_pairs", "list"], capture_output=True, text=True
+    )
+    assert listed.returncode == 0 and listed.stdout.startswith("bivariate_normal")
+
+
+def test_pyproject_maps_every_package_under_one_name():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    mapped = config["package-dir"]
+    assert {name.partition(".")[0] for name in config["packages"]} == {"mcmc_pairs"}
+    assert {mapped[f"mcmc_pairs.{old}"] for old in OLD} == set(OLD)
+    on_disk = {
+        "mcmc_pairs." + str(init.parent.relative_to(ROOT)).replace("/", ".")
+        for old in OLD
+        for init in (ROOT / old).rglob("__init__.py")
+    }
+    assert on_disk | {"mcmc_pairs"} == set(config["packages"])
+
+
+def _old_imports(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in OLD]
+    return found
+
+
+def test_no_source_imports_the_old_top_level_names():
+    paths = [p for folder in SOURCES for p in (ROOT / folder).rglob("*.py")]
+    paths = [p for p in paths if p.name != "test_independence.py"]  # it parses such strings
+    assert len(paths) > 100
+    assert not [hit for path in paths for hit in _old_imports(path)]
+
+
+def test_stored_import_strings_use_the_new_names():
+    from mcmc_pairs.comparisons.registry import PAIRS
+
+    specs = [pair.model for pair in PAIRS]
+    specs += [s for pair in PAIRS for s in (*pair.handrolled.values(), *pair.wrong.values())]
+    strings = [s for s in specs if isinstance(s, str)]
+    assert len(strings) > 20
+    assert all(s.startswith("mcmc_pairs.") for s in strings), strings
