@@ -65,7 +65,7 @@ on (each line keeps the commit it was made at; ``power.json`` lists them).
 
 Usage: ``python scripts/power.py [--sections S ...] [--seeds N] [--seeds-lda N]
 [--seeds-planted N] [--seeds-wrong N] [--seeds-validate N] [--seeds-twin N]
-[--zoo-seeds N] [--zoo-sbc-seeds N] [--zoo-models NAME ...] [--scheduler ADDRESS]
+[--zoo-seeds N [NAME=N ...]] [--zoo-sbc-seeds N] [--zoo-models NAME ...] [--scheduler ADDRESS]
 [--workers N] [--max-minutes M] [--journal PATH] [--fresh] [--out DIR]``.
 """
 
@@ -420,7 +420,7 @@ def zoo_tasks(args, first_order: int = 0) -> list[Task]:
         correct, bug = model.sampler(), model.sampler(planted_bug=True)
         files = files_digest(model.model, model.data, correct, bug)
         settings = {**_compare_settings(), "run": dict(ZOO_RUN), "files": files}
-        n = args.zoo_seeds
+        n = args.zoo_seeds_of.get(model.name, args.zoo_seeds)
         for k in range(n):
             seed = FIRST_SEED + k
             args_ = (model.name, *paths, correct, bug, seed, dict(ZOO_RUN))
@@ -634,6 +634,14 @@ def _positive(text: str) -> int:
     return value
 
 
+def _zoo_seeds(text: str) -> int | tuple[str, int]:
+    """``N`` (every zoo model) or ``NAME=N`` (one model): compare seeds per zoo model."""
+    name, sep, count = text.rpartition("=")
+    if sep and not name:
+        raise argparse.ArgumentTypeError(f"expected N or NAME=N, got {text!r}")
+    return (name, _nonnegative(count)) if sep else _nonnegative(count)
+
+
 def _minutes(text: str) -> float:
     value = float(text)
     if not value >= 0:
@@ -663,7 +671,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seeds-validate-lda", type=_nonnegative, default=1)
     parser.add_argument("--seeds-twin", type=_nonnegative, default=1)
     parser.add_argument(
-        "--zoo-seeds", type=_nonnegative, default=100, help="compare seeds per zoo model"
+        "--zoo-seeds",
+        nargs="+",
+        type=_zoo_seeds,
+        default=[100],
+        metavar="N|NAME=N",
+        help="compare seeds per zoo model, and NAME=N for a model that needs more",
     )
     parser.add_argument(
         "--zoo-sbc-seeds", type=_nonnegative, default=20, help="SBC seeds per zoo model"
@@ -699,6 +712,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--render", type=Path, default=None, help="only render this power.json")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks")
     args = parser.parse_args(argv)
+    counts = [n for n in args.zoo_seeds if isinstance(n, int)]
+    if len(counts) > 1:
+        parser.error(f"argument --zoo-seeds: one default count, got {len(counts)}")
+    args.zoo_seeds_of = dict(n for n in args.zoo_seeds if not isinstance(n, int))
+    args.zoo_seeds = counts[0] if counts else 100
     if args.scheduler is not None and not args.scheduler.strip():
         parser.error(f"argument --scheduler: expected an address or '{SYNCHRONOUS}', got ''")
     return args
@@ -721,6 +739,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     start, began = time.perf_counter(), time.time()
     try:
         args.zoo_models = zoo_models(args.zoo_models) if "zoo" in args.sections else []
+        known = [m.name for m in zoo_models()]
+        unknown = [name for name in args.zoo_seeds_of if name not in known]
+        if unknown:
+            raise ValueError(f"--zoo-seeds: no zoo model {unknown[0]!r}; known: {known}")
     except ValueError as exc:
         print(f"power.py: error: {exc}", file=sys.stderr)
         return 2
@@ -777,7 +799,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             k: getattr(args, k)
             for k in ("seeds", "seeds_lda", "seeds_planted", "seeds_wrong")
             + ("seeds_validate", "seeds_validate_lda", "seeds_twin", "zoo_seeds", "zoo_sbc_seeds")
-        },
+        }
+        | {"zoo_seeds_of": dict(args.zoo_seeds_of)},
         "zoo": [
             {
                 "name": m.name,
@@ -1129,7 +1152,11 @@ def render_zoo(doc: dict, records: list[dict]) -> list[str]:
         "per seed one PyMC "
         f"run at {at}, against which its correct sampler (`sample`) and its planted bug "
         "(`sample_planted_bug`) are compared (`run_pair(pymc_from=...)`), with the sequential "
-        f"design of the pairs. Seeds: {seeds.get('zoo_seeds', 0)} per model for `compare`, "
+        f"design of the pairs. Seeds: {seeds.get('zoo_seeds', 0)} per model for `compare`"
+        + "".join(
+            f" ({name}: {n})" for name, n in sorted((seeds.get("zoo_seeds_of") or {}).items())
+        )
+        + ", "
         f"{seeds.get('zoo_sbc_seeds', 0)} for SBC (= {doc['sizes']['sbc']}) on the correct "
         "sampler of each model with a proper prior. Targets: false alarms (`disagree` of the "
         f"correct sampler) at most {100 * FALSE_ALARM_TARGET:g} %, the planted bug caught "

@@ -368,6 +368,9 @@ def test_a_changed_setting_or_model_file_reruns_the_task(stand_in_zoo, monkeypat
         (["--workers", "0"], "argument --workers: must be 1 or more"),
         (["--zoo-seeds", "-1"], "argument --zoo-seeds: must be 0 or more"),
         (["--zoo-models", "nope"], "--zoo-models: no zoo model 'nope'"),
+        (["--zoo-seeds", "nope=3"], "--zoo-seeds: no zoo model 'nope'"),
+        (["--zoo-seeds", "=3"], "argument --zoo-seeds: expected N or NAME=N, got '=3'"),
+        (["--zoo-seeds", "1", "2"], "argument --zoo-seeds: one default count, got 2"),
         (["--sections", "everything"], "argument --sections: invalid choice"),
         (["--journal", "TMP"], "is not a file"),
     ],
@@ -381,6 +384,14 @@ def test_bad_input_exits_2_with_one_line(stand_in_zoo, tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and err.startswith("power.py: error: ") and words in err
     assert not any(tmp_path.iterdir())  # nothing written, no journal touched
+
+
+def test_zoo_seeds_per_model(stand_in_zoo):
+    args = power.parse(["--sections", "zoo", "--zoo-seeds", "3", "eight_schools=5"])
+    args.zoo_models = power.zoo_models()
+    seeds = [t.args[-2] for t in power.zoo_tasks(args) if t.function == "zoo_task"]
+    assert seeds == list(range(power.FIRST_SEED, power.FIRST_SEED + 5))
+    assert power.parse(["--zoo-seeds", "eight_schools=5"]).zoo_seeds == 100
 
 
 def test_zoo_targets_in_words():

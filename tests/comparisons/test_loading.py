@@ -34,7 +34,7 @@ def test_an_old_module_name_gets_a_one_line_hint(monkeypatch):
     for name in [m for m in sys.modules if m.partition(".")[0] == "handrolled"]:
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(ValueError) as info:
-        load_callable("handrolled.regression:gibbs")
+        load_callable("mcmc_pairs.handrolled.regression:gibbs")
     message = str(info.value)
     assert "\n" not in message
     assert "now under mcmc_pairs: 'mcmc_pairs.handrolled.regression:gibbs'" in message
