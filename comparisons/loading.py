@@ -77,7 +77,7 @@ OLD_NAMES = ("models", "handrolled", "comparisons", "pairdata")
 
 
 def _moved_hint(target: str, spec: str) -> str:
-    """A hint when ``target`` is one of the suite's old module names and the new one exists."""
+    """Return a hint when ``target`` is an old module name of the suite and the new one exists."""
     if target.partition(".")[0] not in OLD_NAMES or target.endswith(".py"):
         return ""
     try:

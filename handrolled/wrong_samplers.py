@@ -273,7 +273,7 @@ def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, r
 
 @njit  # no cache: this file is also loaded under another name by --sampler
 def resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p):
-    """``mcmc_pairs.handrolled.lda.resample_token`` with its first step skipped: token ``i`` stays counted.
+    """Resample token ``i`` as LDA's ``resample_token``, first step skipped: ``i`` stays counted.
 
     Same arguments and return value as the correct one (``p``, shape (K,), is
     work space).

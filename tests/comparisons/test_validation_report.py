@@ -113,7 +113,6 @@ def test_refused_replications_are_counted_and_named(tmp_path, capsys):
 
 
 def test_validate_max_draws_bad_input_and_the_exit_statuses_in_the_help(tmp_path, capsys):
-    import pytest
 
     for argv, message in (
         (["--draws", "1000", "--max-draws", "500"], "max_draws must be an integer >= 1000"),

@@ -1,1 +1,0 @@
-"""One module per pair: its data, its two sides, what is compared and the exact answer."""

@@ -1,1 +1,0 @@
-"""PyMC twins: one module per example, build_model(data) -> pm.Model."""
