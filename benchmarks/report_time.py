@@ -36,6 +36,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _cli(tree: Path) -> str:
+    """Return the CLI module of ``tree``: under ``mcmc_pairs`` since issue 27, top level before."""
+    return "mcmc_pairs.comparisons.cli" if (tree / "mcmc_pairs").is_dir() else "comparisons.cli"
+
+
 def unpack(rev: str, into: Path) -> Path:
     """Unpack ``git archive rev`` of this repository into ``into`` (created); return it."""
     into.mkdir(parents=True, exist_ok=True)
@@ -53,10 +58,10 @@ def run_report(tree: Path, out: Path) -> dict[str, float]:
     every process it waited for (its workers, the summaries' child), and the
     largest resident set among them.
     """
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = {**os.environ, "PYTHONPATH": str(tree)}  # mcmc_pairs finds the tree's folders
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "mcmc_pairs.comparisons.cli", "report", "--out", str(out)],
+        [sys.executable, "-m", _cli(tree), "report", "--out", str(out)],
         cwd=tree,
         env=env,
         stdout=subprocess.DEVNULL,

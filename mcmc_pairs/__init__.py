@@ -24,6 +24,16 @@ The public API, in the manner of :mod:`numpy.testing`::
 from __future__ import annotations
 
 from importlib import metadata
+from pathlib import Path
+
+_here = Path(__file__).resolve().parent
+if (
+    not (_here / "comparisons").is_dir()
+    and (_here.parent / "comparisons" / "__init__.py").is_file()
+):
+    # A checkout (on PYTHONPATH, or installed editable): the subpackages are its top-level
+    # folders, the ones pyproject.toml maps. In a wheel they sit in mcmc_pairs/ itself.
+    __path__.append(str(_here.parent))
 
 try:
     __version__ = metadata.version("mcmc-pairs")

@@ -87,3 +87,14 @@ def test_stored_import_strings_use_the_new_names():
     strings = [s for s in specs if isinstance(s, str)]
     assert len(strings) > 20
     assert all(s.startswith("mcmc_pairs.") for s in strings), strings
+
+
+def test_a_checkout_on_pythonpath_imports_without_installing(tmp_path):
+    # -S: no site-packages, hence no editable install's finder; only PYTHONPATH=checkout
+    code = "import mcmc_pairs, mcmc_pairs.comparisons.loading as m; print(m.__file__)"
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(ROOT / "comparisons" / "loading.py")
