@@ -39,7 +39,7 @@ def imported_modules(source: str) -> set[str]:
 def package_of(module: str) -> str:
     """The suite's package a module belongs to: ``mcmc_pairs.handrolled.lda`` -> ``handrolled``.
 
-    The old top-level names (``mcmc_pairs.handrolled.lda``) count too: they are the same code.
+    The old top-level names (``handrolled`` + ``.lda``) count too: they are the same code.
     """
     return module.removeprefix("mcmc_pairs.").split(".")[0]
 
