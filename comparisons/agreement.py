@@ -5,7 +5,7 @@ Everything here works on *quantities*: a ``DataArray`` with dims
 compared variables and the derived quantities that probe joint structure.
 Summaries and diagnostics come from :mod:`arviz_stats`.
 
-The rules (DESIGN.md, "Comparing two samplers"):
+The rules (docs/contracts.md, "What 'agree' means"):
 
 * for each quantity and statistic (mean, sd, 5/50/95 % quantiles),
   ``z = (a - b) / sqrt(mcse_a**2 + mcse_b**2)`` between two sides, and

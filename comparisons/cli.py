@@ -1,11 +1,13 @@
 """The ``mcmc-pairs`` command line.
 
 Exit status: 0 when the samplers agree (``validate``: passes), 1 when they
-disagree or a side has not converged (``validate``: fails), 2 on a usage or
+disagree, are inconclusive or a side has not converged (``validate``: fails;
+``report``: a pair that does not agree or whose run failed), 2 on a usage or
 input error (one line on stderr, no traceback), 3 when ``validate`` is ``not
 converged`` (SBC: too many replications short of effective draws even at
 ``--max-draws``; the sampler mixes too slowly to be judged, which is not a
-miscalibration).
+miscalibration), 130 when interrupted (Ctrl-C, SIGTERM), 141 when the reader of
+the output left. The contracts: docs/contracts.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hand-written sampler contract of DESIGN.md: calling a sampler and checking its output.
+"""The sampler contract (docs/contracts.md): calling a sampler and checking its output.
 
 ``sample(data, *, draws, tune, chains, random_seed)`` returns ``{variable:
 array}`` with every array shaped ``(chains, draws, *event_shape)``, or a

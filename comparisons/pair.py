@@ -107,7 +107,7 @@ class Pair:
     seed : str
         The seed document the example comes from.
     load_data : callable
-        ``load_data() -> dict``, the default data (keys as in DESIGN.md).
+        ``load_data() -> dict``, the default data (keys as in docs/contracts.md).
     model : str or callable
         The PyMC twin's ``build_model(data) -> pm.Model``, or its import string.
         From it the harness derives PyMC's ``log_prior`` and ``log_likelihood``
@@ -133,7 +133,7 @@ class Pair:
         sides to the PyMC side's first chain before any statistic.
     statistics : tuple of str
         Statistics compared for every quantity (default mean, sd and the
-        quantiles of :data:`PROBS`; a pair of discrete variables compares ``mean``).
+        quantiles of :data:`PROBS`; ``bayes_net``'s 0/1 variables compare ``mean`` and ``sd``).
     pymc_kwargs : mapping
         Extra keyword arguments for ``pm.sample`` (for example discrete step methods).
     pymc_steps : mapping of str to str

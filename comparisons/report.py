@@ -42,7 +42,7 @@ VERDICT_COLOURS = {
 
 
 def to_json(result: PairResult) -> dict:
-    """Return the JSON document of DESIGN.md for one pair run."""
+    """Return the JSON document of one pair run (docs/schemas/compare.schema.json)."""
     checks = [
         {
             "comparison": row.comparison,

@@ -54,7 +54,8 @@ def compare(
         The data, or a ``.json``/``.npz``/``.csv`` file
         (:func:`mcmc_pairs.comparisons.datafile.read_data`).
     name : str, optional
-        The comparison's name (reports); default the model module's stem.
+        The comparison's name (reports); default the model's folder, module and function
+        (:func:`mcmc_pairs.comparisons.byom.default_name`).
     draws, tune, chains, seed : int, optional
         Settings shared by both sides; default the model module's ``SETTINGS``,
         then 1000, 1000, 4 and a fixed seed.

@@ -22,7 +22,7 @@ from mcmc_pairs.comparisons.validation import ERROR, FAIL, PASS, ValidationResul
 
 
 def to_json(result: ValidationResult) -> dict:
-    """Return the JSON document of a validation run (DESIGN.md's keys plus details)."""
+    """Return the JSON document of a validation run (docs/schemas/validate.schema.json)."""
     checks = [
         {
             "quantity": row.quantity,

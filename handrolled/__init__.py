@@ -1,1 +1,1 @@
-"""Hand-written samplers: one module per example, each with a sample() of the DESIGN.md contract."""
+"""Hand-written samplers: one module per example, each a sample() of docs/contracts.md."""

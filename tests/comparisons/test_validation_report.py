@@ -1,4 +1,4 @@
-"""The validate report: JSON with DESIGN.md's keys, a self-contained page, exit codes."""
+"""The validate report: JSON as docs/contracts.md states it, a self-contained page, exit codes."""
 
 import json
 from html.parser import HTMLParser

@@ -1,4 +1,4 @@
-"""The sampler contract of DESIGN.md, checked on every hand-written sampler of every pair.
+"""The sampler contract (docs/contracts.md), checked on every hand-written sampler of every pair.
 
 Every variant of ``Pair.handrolled`` in :data:`mcmc_pairs.comparisons.registry.PAIRS` runs
 on its pair's default data at tiny settings. It must return exactly the pair's
