@@ -54,6 +54,7 @@ from scipy import stats
 
 from mcmc_pairs.comparisons import energy
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
+from mcmc_pairs.comparisons.settings import TOLERANCE
 
 ALPHA = 0.01
 """Family-wise false-alarm rate of the z-checks of one run."""
@@ -64,8 +65,6 @@ Each check's resolution is the upper end of the (1 - 2 alpha) confidence
 interval of its absolute difference, and ``agree`` needs every resolution
 within its tolerance: an intersection-union test (Berger 1982), whose level is
 alpha with no multiplicity correction, however many checks there are."""
-TOLERANCE = 0.2
-"""Default ``delta`` of ``agree``: differences within +-0.2 posterior sd (:func:`tolerances`)."""
 TAIL_FACTOR = 2.0
 """The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
 2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""

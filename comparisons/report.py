@@ -82,7 +82,7 @@ def to_json(result: PairResult) -> dict:
         "title": result.pair.title,
         "verdict": result.verdict,
         "checks": checks,
-        "settings": result.settings,
+        "settings": dict(result.settings),
         "resolution": {
             "tolerance": dict(tolerances(result.settings["tolerance"])),
             "reached": _reached(result),

@@ -27,13 +27,9 @@ from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
+from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
-from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
-DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
-BUDGET_FACTOR = 16
-"""A run may grow to this many times its first draws unless told otherwise (``max_draws``):
-looks at 1, 2, 4, 8 and 16 times the draws."""
 REFERENCE_SHARE = 0.2
 """PyMC's reference grows at a look only when its squared MCSE is at least this share of
 the variance of a difference that is still undecided (:func:`_reference_limits`)."""
@@ -145,7 +141,7 @@ class PairResult:
     """Everything a report needs about one run of a pair."""
 
     pair: Pair
-    settings: dict[str, Any]
+    settings: Settings
     sides: dict[str, Side]
     verdict: str
     verdicts: dict[str, str]
@@ -170,36 +166,13 @@ class PairResult:
         return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
 
 
-def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
-    """Merge the global defaults, the pair's defaults and explicit overrides, and check them.
+def resolve_settings(pair: Pair, **overrides: Any) -> Settings:
+    """Return the checked :class:`~mcmc_pairs.comparisons.settings.Settings` of a run of ``pair``.
 
-    Besides ``draws``, ``tune``, ``chains`` and ``seed``: ``tolerance`` (the
-    ``delta`` that ``agree`` certifies, :func:`mcmc_pairs.comparisons.agreement.tolerances`),
-    ``max_draws`` (draws per chain the run may grow to; default
-    :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look),
-    ``max_seconds`` (wall time after which no new look starts; default none),
-    and ``timeout`` (seconds a hand-written sampler's call may take before it
-    is stopped, :func:`mcmc_pairs.comparisons.contract.call_sampler`; default none).
+    The defaults of :data:`~mcmc_pairs.comparisons.settings.FIELDS`, then the
+    pair's own (``Pair.settings``), then ``overrides`` (``None`` keeps the default).
     """
-    settings = {**DEFAULT_SETTINGS, **pair.settings}
-    settings.update(
-        {"tolerance": agreement.TOLERANCE, "max_draws": None, "max_seconds": None, "timeout": None}
-    )
-    settings.update({k: v for k, v in overrides.items() if v is not None})
-    for key, low in (("draws", 1), ("tune", 0), ("chains", 1), ("seed", 0)):
-        check_integer(key, settings[key], low)
-    if settings["chains"] < 2:
-        raise ValueError(
-            f"chains must be >= 2 so that R-hat can be computed, got {settings['chains']}"
-        )
-    if settings["max_draws"] is None:
-        settings["max_draws"] = BUDGET_FACTOR * settings["draws"]
-    check_integer("max_draws", settings["max_draws"], settings["draws"])
-    agreement.tolerances(settings["tolerance"])  # checks it
-    for key in ("max_seconds", "timeout"):
-        if settings[key] is not None:
-            check_positive(key, settings[key])
-    return settings
+    return Settings.resolve(pair.settings, **overrides)
 
 
 def look_draws(draws: int, max_draws: int) -> list[int]:
@@ -270,9 +243,10 @@ def run_pair(
         Override the pair's default settings; both sides get the same ones.
     tolerance : float, optional
         The resolution ``agree`` certifies, in posterior sds (default
-        :data:`mcmc_pairs.comparisons.agreement.TOLERANCE`).
+        :data:`mcmc_pairs.comparisons.settings.TOLERANCE`).
     max_draws : int, optional
-        Draws per chain the run may grow to (default :data:`BUDGET_FACTOR`
+        Draws per chain the run may grow to (default
+        :data:`~mcmc_pairs.comparisons.settings.BUDGET_FACTOR`
         times ``draws``; ``max_draws=draws`` makes one look).
     max_seconds : float, optional
         No new look starts once it would likely end after this many seconds.
