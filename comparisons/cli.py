@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mcmc_pairs.comparisons import settings
 from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.kinds import Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
@@ -221,7 +222,7 @@ def _compare(args) -> int:
     html_path, json_path = _write(result, args.out)
     _print_summary(result)
     print(f"wrote {html_path} and {json_path}")
-    return EXIT_AGREE if result.verdict == "agree" else EXIT_DISAGREE
+    return EXIT_AGREE if result.verdict == Verdict.AGREE else EXIT_DISAGREE
 
 
 def _run(pair, args, data=None):
@@ -352,7 +353,7 @@ def _report(args) -> int:
             raise
         pool.shutdown()
     entries = [done[i][0] for i in range(len(pairs))]
-    worst = max((EXIT_AGREE if e["verdict"] == "agree" else EXIT_DISAGREE) for e in entries)
+    worst = max((EXIT_AGREE if e["verdict"] == Verdict.AGREE else EXIT_DISAGREE) for e in entries)
     index = write_index(entries, args.out)
     print(f"wrote {index}")
     return worst
