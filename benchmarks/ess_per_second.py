@@ -648,7 +648,7 @@ def chain_scaling(
     """
     from mcmc_pairs.comparisons.loading import load_callable
     from mcmc_pairs.comparisons.registry import PAIRS
-    from mcmc_pairs.comparisons.run import DEFAULT_SETTINGS
+    from mcmc_pairs.comparisons.settings import SAMPLING, Settings
 
     names = [p.name for p in PAIRS] if names is None else list(names)
     pairs = [_pair(n) for n in names]
@@ -659,7 +659,7 @@ def chain_scaling(
     seed = check_integer("seed", seed, 0)
     out = {}
     for pair in pairs:
-        settings = {**DEFAULT_SETTINGS, **pair.settings}
+        settings = {k: v for k, v in Settings.resolve(pair.settings).items() if k in SAMPLING}
         if draws is not None:
             settings["draws"] = check_integer("draws", draws, 1)
         if tune is not None:

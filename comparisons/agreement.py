@@ -53,7 +53,9 @@ import xarray as xr
 from scipy import stats
 
 from mcmc_pairs.comparisons import energy
+from mcmc_pairs.comparisons.kinds import SEVERITY, Z_KINDS, CheckKind, Verdict
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
+from mcmc_pairs.comparisons.settings import TOLERANCE
 
 ALPHA = 0.01
 """Family-wise false-alarm rate of the z-checks of one run."""
@@ -64,8 +66,6 @@ Each check's resolution is the upper end of the (1 - 2 alpha) confidence
 interval of its absolute difference, and ``agree`` needs every resolution
 within its tolerance: an intersection-union test (Berger 1982), whose level is
 alpha with no multiplicity correction, however many checks there are."""
-TOLERANCE = 0.2
-"""Default ``delta`` of ``agree``: differences within +-0.2 posterior sd (:func:`tolerances`)."""
 TAIL_FACTOR = 2.0
 """The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
 2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""
@@ -236,9 +236,9 @@ def lattice_indicators(
 
 
 STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
-AGREE, DISAGREE, NOT_CONVERGED = "agree", "disagree", "not converged"
-INCONCLUSIVE = "inconclusive"
-VERDICTS = (AGREE, INCONCLUSIVE, NOT_CONVERGED, DISAGREE)
+AGREE, DISAGREE, NOT_CONVERGED = Verdict.AGREE, Verdict.DISAGREE, Verdict.NOT_CONVERGED
+INCONCLUSIVE = Verdict.INCONCLUSIVE
+VERDICTS = SEVERITY
 """Every verdict, from best to worst."""
 SAMPLE_DIMS = ("chain", "draw")
 CHECK_COLUMNS = (
@@ -554,7 +554,7 @@ def z_checks(
                     {
                         **row,
                         "side": a_label,
-                        "kind": "agreement",
+                        "kind": CheckKind.AGREEMENT,
                         "se_batch": batch,
                         "scale": scale[i],
                     }
@@ -574,7 +574,13 @@ def z_checks(
                 batch = summary.at[quantity, f"batch_{stat}"]
                 scale = exact.sd if exact.sd is not None else summary.at[quantity, "sd"]
                 rows.append(
-                    {**row, "side": label, "kind": "exact", "se_batch": batch, "scale": scale}
+                    {
+                        **row,
+                        "side": label,
+                        "kind": CheckKind.EXACT,
+                        "se_batch": batch,
+                        "scale": scale,
+                    }
                 )
     columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p", "se"]
     columns += ["se_batch", "scale"]
@@ -795,7 +801,7 @@ def diagnostic_checks(
                     {
                         "comparison": label,
                         "side": label,
-                        "kind": "diagnostic",
+                        "kind": CheckKind.DIAGNOSTIC,
                         "quantity": quantity,
                         "statistic": stat,
                         "value": float(value),
@@ -819,7 +825,7 @@ def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
                 {
                     "comparison": label,
                     "side": label,
-                    "kind": "support",
+                    "kind": CheckKind.SUPPORT,
                     "quantity": str(quantity),
                     "statistic": "non-finite draws",
                     "value": float(fraction),
@@ -982,9 +988,9 @@ def verdict_of(checks: pd.DataFrame) -> str:
     """Return the :func:`verdict` of a table of checks of every kind, taken together."""
     kind = checks["kind"]
     return verdict(
-        checks[kind.isin(["agreement", "exact", "multivariate"])],
-        checks[kind == "diagnostic"],
-        checks[kind == "support"],
+        checks[kind.isin([*Z_KINDS, CheckKind.MULTIVARIATE])],
+        checks[kind == CheckKind.DIAGNOSTIC],
+        checks[kind == CheckKind.SUPPORT],
     )
 
 
@@ -996,7 +1002,7 @@ def with_energy_checks(
 ) -> pd.DataFrame:
     """Return ``checks`` with :func:`energy_checks`' multivariate checks after the z-checks."""
     energy_rows = energy_checks(sides, pairs, summaries)
-    is_z = checks["kind"].isin(["agreement", "exact"])
+    is_z = checks["kind"].isin(Z_KINDS)
     parts = [checks[is_z], energy_rows, checks[~is_z]]
     return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
@@ -1034,7 +1040,7 @@ def energy_checks(
             {
                 "comparison": f"{a_label} vs {b_label}",
                 "side": a_label,
-                "kind": "multivariate",
+                "kind": CheckKind.MULTIVARIATE,
                 "quantity": "all",
                 "statistic": "energy",
                 "value": statistic,

@@ -39,13 +39,14 @@ from typing import Any
 from mcmc_pairs.comparisons.errors import one_line
 from mcmc_pairs.comparisons.loading import load_callable, load_module
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.comparisons.settings import SAMPLING
 from mcmc_pairs.comparisons.witness import ModelWitness, spec_name
 
 FUNCTIONS = ("exact", "align", "derived")
 """Optional functions of a model's module; see the module docstring."""
 DICTS = {"SETTINGS": "settings", "PYMC_KWARGS": "pymc_kwargs"}
 """Optional dicts of a model's module, by the keyword that overrides each."""
-SETTING_KEYS = ("draws", "tune", "chains", "seed")
+SETTING_KEYS = SAMPLING
 
 
 @dataclass(frozen=True)

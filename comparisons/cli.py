@@ -20,7 +20,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from mcmc_pairs.comparisons import settings
 from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.kinds import Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
@@ -61,40 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "it replaces the hand-rolled side",
     )
     _add_model_arguments(compare)
-    for flag, help_text in (
-        ("--draws", "kept draws per chain"),
-        ("--tune", "discarded tuning draws per chain"),
-        ("--chains", "number of chains (>= 2)"),
-        ("--seed", "random seed shared by both sides"),
-    ):
-        compare.add_argument(flag, type=int, help=help_text)
-    compare.add_argument(
-        "--tolerance",
-        type=float,
-        metavar="DELTA",
-        help="the resolution 'agree' certifies, in posterior sds "
-        "(default 0.2; twice that for the 5%% and 95%% quantiles)",
-    )
-    compare.add_argument(
-        "--max-draws",
-        type=int,
-        metavar="N",
-        help="draws per chain an undecided run may grow to (default 16 x --draws; "
-        "equal to --draws for one look)",
-    )
-    compare.add_argument(
-        "--max-seconds",
-        type=float,
-        metavar="S",
-        help="start no new look that would end after S seconds (default: no limit)",
-    )
-    compare.add_argument(
-        "--timeout",
-        type=float,
-        metavar="S",
-        help="stop the hand-written sampler when one call takes longer than S seconds "
-        "(exit 2; default: no limit)",
-    )
+    settings.add_flags(compare)  # --draws ... --timeout: one flag per Settings field
     compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
@@ -255,24 +224,14 @@ def _compare(args) -> int:
     html_path, json_path = _write(result, args.out)
     _print_summary(result)
     print(f"wrote {html_path} and {json_path}")
-    return EXIT_AGREE if result.verdict == "agree" else EXIT_DISAGREE
+    return EXIT_AGREE if result.verdict == Verdict.AGREE else EXIT_DISAGREE
 
 
 def _run(pair, args, data=None):
     from mcmc_pairs.comparisons.run import run_pair
 
     return run_pair(
-        pair,
-        sampler=getattr(args, "sampler", None),
-        data=data,
-        draws=getattr(args, "draws", None),
-        tune=getattr(args, "tune", None),
-        chains=getattr(args, "chains", None),
-        seed=getattr(args, "seed", None),
-        tolerance=getattr(args, "tolerance", None),
-        max_draws=getattr(args, "max_draws", None),
-        max_seconds=getattr(args, "max_seconds", None),
-        timeout=getattr(args, "timeout", None),
+        pair, sampler=getattr(args, "sampler", None), data=data, **settings.from_args(args)
     )
 
 
@@ -396,7 +355,7 @@ def _report(args) -> int:
             raise
         pool.shutdown()
     entries = [done[i][0] for i in range(len(pairs))]
-    worst = max((EXIT_AGREE if e["verdict"] == "agree" else EXIT_DISAGREE) for e in entries)
+    worst = max((EXIT_AGREE if e["verdict"] == Verdict.AGREE else EXIT_DISAGREE) for e in entries)
     index = write_index(entries, args.out)
     print(f"wrote {index}")
     return worst

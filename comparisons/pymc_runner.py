@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.witness import build as build_model
 
-PYMC = "pymc"
+PYMC = Role.PYMC
 """The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
 
 

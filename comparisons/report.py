@@ -31,6 +31,7 @@ from mcmc_pairs.comparisons.agreement import (
     tolerances,
 )
 from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
+from mcmc_pairs.comparisons.kinds import Z_KINDS, CheckKind
 from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_COLOURS = {
@@ -82,7 +83,7 @@ def to_json(result: PairResult) -> dict:
         "title": result.pair.title,
         "verdict": result.verdict,
         "checks": checks,
-        "settings": result.settings,
+        "settings": dict(result.settings),
         "resolution": {
             "tolerance": dict(tolerances(result.settings["tolerance"])),
             "reached": _reached(result),
@@ -113,7 +114,7 @@ def severity(checks: pd.DataFrame) -> pd.Series:
         ratio = value / threshold
         ratio = ratio.where(stat != "r_hat", (value - 1) / (threshold - 1))
         ratio = ratio.where(~stat.isin(["ess_bulk", "ess_tail"]), threshold / value)
-    ratio = ratio.where(checks["kind"] != "support", np.where(value > 0, np.inf, 0.0))
+    ratio = ratio.where(checks["kind"] != CheckKind.SUPPORT, np.where(value > 0, np.inf, 0.0))
     ratio = ratio.where(~ratio.isna(), np.where(checks["passed"], 0.0, np.inf))
     return ratio.where(checks["passed"] | (ratio > 1), np.inf)
 
@@ -129,19 +130,19 @@ def describe_check(row) -> str:
     outcome = "passed" if row.passed else "FAILED"
     note = f"; {row.note}" if isinstance(getattr(row, "note", ""), str) and row.note else ""
     p, level = getattr(row, "p", float("nan")), getattr(row, "level", float("nan"))
-    if row.kind in ("agreement", "exact"):
+    if row.kind in Z_KINDS:
         return (
             f"{outcome}: {row.comparison}, {row.statistic} of {row.quantity}: z = "
             f"{row.value:.3g} against its Holm threshold {row.threshold:.3g} (p = {p:.2g}, "
             f"level {level:.2g}){note}"
         )
-    if row.kind == "multivariate":
+    if row.kind == CheckKind.MULTIVARIATE:
         return (
             f"{outcome}: {row.comparison}, energy distance of all quantities {row.value:.4g} "
             f"against its permutation critical value {row.threshold:.4g} (p = {p:.2g}, "
             f"level {level:.2g}){note}"
         )
-    if row.kind == "diagnostic":
+    if row.kind == CheckKind.DIAGNOSTIC:
         gate = "below" if row.statistic == "r_hat" else "at least"
         return (
             f"{outcome}: {row.side}, {row.statistic} of {row.quantity} = {row.value:.4g} "
@@ -176,7 +177,7 @@ def resolution_table(result: PairResult) -> pd.DataFrame:
     (largest resolution over tolerance) down.
     """
     checks = deciding_checks(result)
-    z = checks[checks["kind"].isin(["agreement", "exact"])]
+    z = checks[checks["kind"].isin(Z_KINDS)]
     z = z[z["tolerance"].notna()]
     if z.empty:
         return pd.DataFrame()
@@ -209,8 +210,8 @@ def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
 def verdict_sentence(result: PairResult) -> str:
     """Return the verdict in words a student understands, with the numbers behind it."""
     checks = deciding_checks(result)
-    z = checks[checks["kind"].isin(["agreement", "exact"])]
-    gates = checks[checks["kind"] == "diagnostic"]
+    z = checks[checks["kind"].isin(Z_KINDS)]
+    gates = checks[checks["kind"] == CheckKind.DIAGNOSTIC]
     variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
     variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
     reference = html.escape(result.sides[PYMC].sampler)
@@ -245,14 +246,15 @@ def verdict_sentence(result: PairResult) -> str:
     if result.verdict == DISAGREE:
         bad = z[~z["passed"]]
         worst = bad.loc[bad["value"].abs().idxmax()] if len(bad) else None
+        energy = checks[(checks["kind"] == CheckKind.MULTIVARIATE) & ~checks["passed"]]
         detail = (
             f" The largest gap: {html.escape(str(worst['statistic']))} of "
             f"<code>{html.escape(str(worst['quantity']))}</code> in "
             f"{html.escape(str(worst['comparison']))}, {abs(worst['value']):.1f} Monte Carlo "
             "standard errors apart."
             if worst is not None
-            else _energy_sentence(checks[(checks["kind"] == "multivariate") & ~checks["passed"]])
-            if not checks[(checks["kind"] == "multivariate") & ~checks["passed"]].empty
+            else _energy_sentence(energy)
+            if not energy.empty
             else " Some draws lie outside the support of the target."
         )
         return (

@@ -24,25 +24,20 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import agreement, contract
 from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
+from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Role
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
+from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
-from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
-DEFAULT_SETTINGS = {"draws": 1000, "tune": 1000, "chains": 4, "seed": 20261122}
-BUDGET_FACTOR = 16
-"""A run may grow to this many times its first draws unless told otherwise (``max_draws``):
-looks at 1, 2, 4, 8 and 16 times the draws."""
 REFERENCE_SHARE = 0.2
 """PyMC's reference grows at a look only when its squared MCSE is at least this share of
 the variance of a difference that is still undecided (:func:`_reference_limits`)."""
-HANDROLLED, USER, PYMC_STEP = "handrolled", "user", "pymc_step"
+HANDROLLED, USER, PYMC_STEP = Role.HANDROLLED, Role.USER, Role.PYMC_STEP
 ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
 """What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
 reference (label ``"pymc"``), or a second PyMC reference (a step method)."""
-UNDER_TEST = (HANDROLLED, USER)
-"""The roles whose verdicts make the pair's verdict."""
 
 
 def side_label(role: str, variant: str) -> str:
@@ -145,7 +140,7 @@ class PairResult:
     """Everything a report needs about one run of a pair."""
 
     pair: Pair
-    settings: dict[str, Any]
+    settings: Settings
     sides: dict[str, Side]
     verdict: str
     verdicts: dict[str, str]
@@ -170,36 +165,13 @@ class PairResult:
         return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
 
 
-def resolve_settings(pair: Pair, **overrides: Any) -> dict[str, Any]:
-    """Merge the global defaults, the pair's defaults and explicit overrides, and check them.
+def resolve_settings(pair: Pair, **overrides: Any) -> Settings:
+    """Return the checked :class:`~mcmc_pairs.comparisons.settings.Settings` of a run of ``pair``.
 
-    Besides ``draws``, ``tune``, ``chains`` and ``seed``: ``tolerance`` (the
-    ``delta`` that ``agree`` certifies, :func:`mcmc_pairs.comparisons.agreement.tolerances`),
-    ``max_draws`` (draws per chain the run may grow to; default
-    :data:`BUDGET_FACTOR` times ``draws``; equal to ``draws``, one look),
-    ``max_seconds`` (wall time after which no new look starts; default none),
-    and ``timeout`` (seconds a hand-written sampler's call may take before it
-    is stopped, :func:`mcmc_pairs.comparisons.contract.call_sampler`; default none).
+    The defaults of :data:`~mcmc_pairs.comparisons.settings.FIELDS`, then the
+    pair's own (``Pair.settings``), then ``overrides`` (``None`` keeps the default).
     """
-    settings = {**DEFAULT_SETTINGS, **pair.settings}
-    settings.update(
-        {"tolerance": agreement.TOLERANCE, "max_draws": None, "max_seconds": None, "timeout": None}
-    )
-    settings.update({k: v for k, v in overrides.items() if v is not None})
-    for key, low in (("draws", 1), ("tune", 0), ("chains", 1), ("seed", 0)):
-        check_integer(key, settings[key], low)
-    if settings["chains"] < 2:
-        raise ValueError(
-            f"chains must be >= 2 so that R-hat can be computed, got {settings['chains']}"
-        )
-    if settings["max_draws"] is None:
-        settings["max_draws"] = BUDGET_FACTOR * settings["draws"]
-    check_integer("max_draws", settings["max_draws"], settings["draws"])
-    agreement.tolerances(settings["tolerance"])  # checks it
-    for key in ("max_seconds", "timeout"):
-        if settings[key] is not None:
-            check_positive(key, settings[key])
-    return settings
+    return Settings.resolve(pair.settings, **overrides)
 
 
 def look_draws(draws: int, max_draws: int) -> list[int]:
@@ -270,9 +242,10 @@ def run_pair(
         Override the pair's default settings; both sides get the same ones.
     tolerance : float, optional
         The resolution ``agree`` certifies, in posterior sds (default
-        :data:`mcmc_pairs.comparisons.agreement.TOLERANCE`).
+        :data:`mcmc_pairs.comparisons.settings.TOLERANCE`).
     max_draws : int, optional
-        Draws per chain the run may grow to (default :data:`BUDGET_FACTOR`
+        Draws per chain the run may grow to (default
+        :data:`~mcmc_pairs.comparisons.settings.BUDGET_FACTOR`
         times ``draws``; ``max_draws=draws`` makes one look).
     max_seconds : float, optional
         No new look starts once it would likely end after this many seconds.
@@ -309,21 +282,88 @@ def run_pair(
         max_seconds=max_seconds,
         timeout=timeout,
     )
-    cache: dict[tuple[str, int], Side] = {}
-    if pymc_from is not None:
-        same = ("draws", "tune", "chains", "seed")
-        if pymc_from.pair.name != pair.name or any(
-            pymc_from.settings[k] != settings[k] for k in same
-        ):
-            raise ValueError(
-                f"pymc_from ran {pymc_from.pair.name} with {pymc_from.settings}; "
-                f"this run is {pair.name} with {settings}"
-            )
-        if data is not None and data is not pymc_from.data:
-            raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")
-        data = pymc_from.data
-        cache = pymc_from.pymc_runs
-    data = pair.load_data() if data is None else data
+    data, cache = _reused_pymc(pymc_from, pair, settings, data)
+    witness, shapes = _witness(pair, data)
+    growing = _growing_sides(pair, sampler, data, settings, witness, shapes, cache)
+    reference = dict(pair.reference(data)) if pair.reference else {}
+    schedule = look_draws(settings["draws"], settings["max_draws"])
+    started = time.perf_counter()
+    sides: dict[str, Side] = {}
+    looks: list[_Look] = []
+    to_grow = list(growing)  # every side at the first look
+    for k, n in enumerate(schedule, start=1):
+        look = _look(
+            k,
+            n,
+            len(schedule),
+            pair,
+            data,
+            settings,
+            growing,
+            to_grow,
+            sides,
+            reference,
+            witness,
+            say,
+        )
+        looks.append(look)
+        now = time.perf_counter()
+        budget = settings["max_seconds"]
+        out_of_time = budget is not None and (now - started) + 2 * look.seconds > budget
+        if look.decided or out_of_time or k == len(schedule):
+            break
+        to_grow = _sides_to_grow(sides, look)
+        say(RunEvent(pair.name, "", "look", settings["chains"], n, look.seconds, look.verdicts))
+    return _finish(pair, settings, sides, looks, reference, data, cache)
+
+
+@dataclass
+class _Look:
+    """One look of :func:`run_pair`: what it grew, spent and found."""
+
+    k: int
+    draws: int
+    grown: list[str]
+    alpha: float
+    alpha_equivalence: float
+    seconds: float
+    verdicts: dict[str, str]
+    decided: bool
+    checks: pd.DataFrame
+    summaries: dict[str, pd.DataFrame]
+    quantities: dict[str, xr.DataArray]
+    compared: list[tuple[str, str]]
+
+    def record(self) -> dict[str, Any]:
+        """Return the look as the JSON report's ``looks`` entry."""
+        return {
+            "look": self.k,
+            "draws": self.draws,
+            "grown": self.grown,
+            "alpha": self.alpha,
+            "alpha_equivalence": self.alpha_equivalence,
+            "seconds": self.seconds,
+            "verdicts": dict(self.verdicts),
+        }
+
+
+def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mapping, dict]:
+    """Return the run's data and PyMC cache: ``pymc_from``'s when given (and compatible)."""
+    if pymc_from is None:
+        return (pair.load_data() if data is None else data), {}
+    same = ("draws", "tune", "chains", "seed")
+    if pymc_from.pair.name != pair.name or any(pymc_from.settings[k] != settings[k] for k in same):
+        raise ValueError(
+            f"pymc_from ran {pymc_from.pair.name} with {dict(pymc_from.settings)}; "
+            f"this run is {pair.name} with {dict(settings)}"
+        )
+    if data is not None and data is not pymc_from.data:
+        raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")
+    return pymc_from.data, pymc_from.pymc_runs
+
+
+def _witness(pair: Pair, data: Mapping) -> tuple[ModelWitness, dict[str, tuple[int, ...]]]:
+    """Build the pair's model on ``data`` (checking both); return it and the compared shapes."""
     witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
     witness.check_observed_types()  # PyMC would truncate 2.5 to 2 for a Poisson; the sampler not
     unknown = [v for v in pair.variables if v not in witness.variables]
@@ -332,8 +372,15 @@ def run_pair(
             f"pair {pair.name}: variables {unknown} are not free variables of its model "
             f"{witness.name} (free variables: {list(witness.variables)})"
         )
-    shapes = {name: witness.variables[name] for name in pair.variables}
+    return witness, {name: witness.variables[name] for name in pair.variables}
 
+
+def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dict[str, Any]:
+    """Return every side of the run by label, each able to grow to more draws.
+
+    The samplers under test (the pair's hand-written ones, or the user's
+    ``sampler``), then PyMC's reference and its second references.
+    """
     if sampler is None:
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
     else:
@@ -350,85 +397,92 @@ def run_pair(
         growing[side_label(role, variant)] = _PymcChains(
             role, variant, witness.model, settings, pair, step, cache
         )
+    return growing
 
-    reference = dict(pair.reference(data)) if pair.reference else {}
-    schedule = look_draws(settings["draws"], settings["max_draws"])
-    started = time.perf_counter()
-    looks: list[dict[str, Any]] = []
-    sides: dict[str, Side] = {}
-    growing_now: list[str] = []
-    for k, n in enumerate(schedule, start=1):
-        look_start = time.perf_counter()
-        for label, chains_ in growing.items():
-            if k == 1 or label in growing_now:
-                sides[label] = chains_.grow(n, say)
-        products = _attach_quantities(pair, data, sides, reference, witness)
-        compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
-        quantities = {label: side.quantities for label, side in sides.items()}
-        alpha = spent(k, len(schedule), agreement.ALPHA)
-        alpha_equivalence = spent(k, len(schedule), agreement.ALPHA_EQUIVALENCE)
-        _, checks, summaries = agreement.compare_draws(
-            quantities,
-            compared,
-            reference,
-            statistics=pair.statistics,
-            alpha=alpha,
-            tolerance=settings["tolerance"],
-            alpha_equivalence=alpha_equivalence,
-            means_only=products,
-            multivariate=False,
-        )
-        verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
-        decided = all(
-            verdicts[label] in (agreement.AGREE, agreement.DISAGREE)
-            for label, side in sides.items()
-            if side.role in UNDER_TEST
-        )
-        now = time.perf_counter()
-        budget = settings["max_seconds"]
-        out_of_time = budget is not None and (now - started) + 2 * (now - look_start) > budget
-        looks.append(
-            {
-                "look": k,
-                "draws": n,
-                "grown": list(sides) if k == 1 else growing_now,
-                "alpha": alpha,
-                "alpha_equivalence": alpha_equivalence,
-                "seconds": now - look_start,
-                "verdicts": dict(verdicts),
-            }
-        )
-        if decided or out_of_time or k == len(schedule):
-            break
-        growing_now = [label for label, side in sides.items() if side.role in UNDER_TEST]
-        if _reference_limits(checks, summaries, growing_now):
-            growing_now.append(PYMC)
-        say(RunEvent(pair.name, "", "look", settings["chains"], n, now - look_start, verdicts))
 
-    checks = agreement.with_energy_checks(checks, quantities, compared, summaries)
+def _look(k, n, looks, pair, data, settings, growing, to_grow, sides, reference, witness, say):
+    """Grow the sides ``to_grow`` to ``n`` draws (``sides`` updated), compare all; a :class:`_Look`.
+
+    Look ``k`` of at most ``looks`` spends its share of both error rates
+    (:func:`spent`); the energy check waits for the last look (:func:`_finish`).
+    """
+    look_start = time.perf_counter()
+    for label in growing:  # in the run's order of sides, whatever the order of to_grow
+        if label in to_grow:
+            sides[label] = growing[label].grow(n, say)
+    products = _attach_quantities(pair, data, sides, reference, witness)
+    compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
+    quantities = {label: side.quantities for label, side in sides.items()}
+    alpha = spent(k, looks, agreement.ALPHA)
+    alpha_equivalence = spent(k, looks, agreement.ALPHA_EQUIVALENCE)
+    _, checks, summaries = agreement.compare_draws(
+        quantities,
+        compared,
+        reference,
+        statistics=pair.statistics,
+        alpha=alpha,
+        tolerance=settings["tolerance"],
+        alpha_equivalence=alpha_equivalence,
+        means_only=products,
+        multivariate=False,
+    )
     verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
-    looks[-1]["verdicts"] = dict(verdicts)
+    decided = all(
+        verdicts[label] in (agreement.AGREE, agreement.DISAGREE)
+        for label, side in sides.items()
+        if side.role in UNDER_TEST
+    )
+    return _Look(
+        k=k,
+        draws=n,
+        grown=list(sides) if k == 1 else list(to_grow),
+        alpha=alpha,
+        alpha_equivalence=alpha_equivalence,
+        seconds=time.perf_counter() - look_start,
+        verdicts=verdicts,
+        decided=decided,
+        checks=checks,
+        summaries=summaries,
+        quantities=quantities,
+        compared=compared,
+    )
+
+
+def _sides_to_grow(sides: Mapping[str, Side], look: _Look) -> list[str]:
+    """Return the sides the next look grows: those under test, and PyMC when it limits them."""
+    labels = [label for label, side in sides.items() if side.role in UNDER_TEST]
+    if _reference_limits(look.checks, look.summaries, labels):
+        labels.append(PYMC)
+    return labels
+
+
+def _finish(pair, settings, sides, looks: list[_Look], reference, data, cache) -> PairResult:
+    """Add the energy check to the last look's checks; return the run's :class:`PairResult`."""
+    last = looks[-1]
+    checks = agreement.with_energy_checks(
+        last.checks, last.quantities, last.compared, last.summaries
+    )
+    verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
+    last.verdicts = verdicts
     under_test = [verdicts[label] for label, side in sides.items() if side.role in UNDER_TEST]
-    verdict = max(under_test, key=SEVERITY.index)
     return PairResult(
         pair=pair,
         settings=settings,
         sides=sides,
-        verdict=verdict,
+        verdict=max(under_test, key=SEVERITY.index),
         verdicts=verdicts,
         checks=checks,
-        summaries=summaries,
+        summaries=last.summaries,
         reference=reference,
         timings={label: side.timings["total_s"] for label, side in sides.items()},
         data=data,
-        looks=looks,
+        looks=[look.record() for look in looks],
         pymc_runs=cache,
-        discrete=agreement.discrete_quantities(quantities),
+        discrete=agreement.discrete_quantities(last.quantities),
     )
 
 
-SEVERITY = agreement.VERDICTS
-"""Verdicts from best to worst: the pair's verdict is its worst hand-rolled side's."""
+SEVERITY = agreement.VERDICTS  # = kinds.SEVERITY: best to worst; the pair's is its worst side's
 
 
 def _reference_limits(
@@ -449,7 +503,7 @@ def _reference_limits(
         return True
     open_ = checks[
         checks["side"].isin(labels)
-        & (checks["kind"] == "agreement")
+        & (checks["kind"] == CheckKind.AGREEMENT)
         & checks["equivalent"].eq(False)
     ]
     reference = summaries[PYMC]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcmc_pairs.comparisons.agreement import AGREE
+from mcmc_pairs.comparisons.kinds import CheckKind
 
 if TYPE_CHECKING:
     from mcmc_pairs.comparisons.run import RunEvent
@@ -156,7 +157,8 @@ def failure_message(result, limit: int = 20) -> str:
         f"{result.pair.name}: verdict {result.verdict!r}, "
         f"{len(failed)} of {len(checks)} checks failed"
     ]
-    rank = failed["kind"].map({"support": 0, "agreement": 1, "exact": 2}).fillna(3)
+    order = {CheckKind.SUPPORT: 0, CheckKind.AGREEMENT: 1, CheckKind.EXACT: 2}
+    rank = failed["kind"].map(order).fillna(3)
     size = -failed["value"].abs().fillna(float("inf"))  # the largest |z| first within a kind
     failed = failed.assign(_rank=rank, _size=size).sort_values(["_rank", "_size"])
     for row in failed.head(limit).itertuples():

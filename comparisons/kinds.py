@@ -1,0 +1,60 @@
+"""The words of a comparison's contract, as enums: verdicts, side roles, check kinds.
+
+Each is a :class:`enum.StrEnum`, so a member *is* its word: it is written to the
+JSON report and the page as that word (``Verdict.AGREE`` as ``"agree"``) and
+compares equal to it, while code names it once, here, and a typo is an
+``AttributeError`` instead of a check that never matches.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Verdict(StrEnum):
+    """A comparison's verdict, from best to worst (:data:`SEVERITY`)."""
+
+    AGREE = "agree"
+    INCONCLUSIVE = "inconclusive"
+    NOT_CONVERGED = "not converged"
+    DISAGREE = "disagree"
+
+
+SEVERITY = tuple(Verdict)
+"""Verdicts from best to worst: a run's verdict is its worst side's under test."""
+
+
+class Role(StrEnum):
+    """What a side of a comparison is."""
+
+    HANDROLLED = "handrolled"
+    """A hand-written sampler of the pair (a variant)."""
+    USER = "user"
+    """The sampler given with ``--sampler``."""
+    PYMC = "pymc"
+    """The reference: PyMC's default sampler on the pair's model."""
+    PYMC_STEP = "pymc_step"
+    """A second PyMC reference with a step method of the pair's choice; it decides nothing."""
+
+
+UNDER_TEST = (Role.HANDROLLED, Role.USER)
+"""The roles whose verdicts make the run's."""
+
+
+class CheckKind(StrEnum):
+    """What a row of the checks table checks."""
+
+    AGREEMENT = "agreement"
+    """A z-check of one statistic between a side and the reference."""
+    EXACT = "exact"
+    """A z-check of one statistic of a side against the exact answer."""
+    MULTIVARIATE = "multivariate"
+    """The energy check of all quantities at once between a side and the reference."""
+    DIAGNOSTIC = "diagnostic"
+    """A side's own gate: R-hat, bulk or tail ESS."""
+    SUPPORT = "support"
+    """A side's draws inside the model's support (finite log density)."""
+
+
+Z_KINDS = (CheckKind.AGREEMENT, CheckKind.EXACT)
+"""The kinds whose rows are z-checks (a statistic, its MCSE, a Holm threshold)."""

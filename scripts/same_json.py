@@ -1,0 +1,177 @@
+"""Do two trees write the same reports? ``scripts/same_json.py [--baseline REV]``.
+
+A refactoring of the harness must leave every number it writes unchanged. This
+script unpacks ``git archive REV`` (default ``HEAD``: the last commit, against
+the working tree) into a temporary directory and runs, in both trees with this
+interpreter (``PYTHONPATH`` set to the tree, as ``benchmarks/report_time.py``
+does), the same commands:
+
+* ``compare NAME`` for every registered pair at small settings
+  (:data:`COMPARE_ARGS`; ``--max-draws`` equal to ``--draws``, one look);
+* ``compare --model ...`` of the eight-schools example (bring your own model);
+* ``validate regression --method sbc`` and ``--method geweke`` at small sizes,
+  on the synchronous scheduler.
+
+Then it compares every JSON the two trees wrote, key by key, after removing what
+measures time (:data:`TIMING_KEYS`). Exit 0 when every document is identical,
+1 otherwise (the differing paths are printed), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPARE_ARGS = ["--draws", "300", "--tune", "300", "--max-draws", "300", "--seed", "3"]
+VALIDATE_ARGS = ["--scheduler", "synchronous", "--seed", "3"]
+SBC_ARGS = ["--method", "sbc", "--replications", "20", "--draws", "200", "--tune", "50"]
+GEWEKE_ARGS = ["--method", "geweke", "--replications", "4", "--steps", "40", "--tune", "5"]
+EXAMPLE = "examples/eight_schools"
+TIMING_KEYS = frozenset(
+    {"seconds", "timings", "ess_bulk_per_second", "wall_s", "total_s", "compile_s", "sampling_s"}
+)
+"""Keys whose values measure time (removed wherever they appear before comparing)."""
+
+
+def commands(tree: Path, out: Path) -> list[list[str]]:
+    """Return the CLI argument lists to run in ``tree``, every report written under ``out``."""
+    listed = run_cli(tree, ["list"], capture=True).stdout.split("\n")
+    names = [line.split()[0] for line in listed if line.strip()]
+    example = EXAMPLE  # relative to the tree (the working directory): the JSON names it so
+    byom = [
+        "compare",
+        "--model",
+        f"{example}/model.py:build_model",
+        "--data",
+        f"{example}/data.json",
+        "--sampler",
+        f"{example}/sampler.py:sample",
+        "--name",
+        "eight_schools",
+    ]
+    runs = [["compare", name, *COMPARE_ARGS] for name in names] + [[*byom, *COMPARE_ARGS]]
+    runs += [["validate", "regression", *SBC_ARGS, *VALIDATE_ARGS]]
+    runs += [["validate", "regression", *GEWEKE_ARGS, *VALIDATE_ARGS]]
+    return [[*argv, "--out", str(out)] for argv in runs]
+
+
+def cli_module(tree: Path) -> str:
+    """Return the CLI module of ``tree``: under ``mcmc_pairs`` since issue 27, top level before."""
+    return "mcmc_pairs.comparisons.cli" if (tree / "mcmc_pairs").is_dir() else "comparisons.cli"
+
+
+def run_cli(tree: Path, argv: list[str], capture: bool = False) -> subprocess.CompletedProcess:
+    """Run ``python -m <tree's CLI> argv`` in ``tree``; exit 0 or 1 (a verdict) expected."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(
+        [sys.executable, "-m", cli_module(tree), *argv],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{tree}: {' '.join(argv)} exited {done.returncode}: {done.stderr}")
+    return done
+
+
+def without_timings(value):
+    """Return ``value`` with every key of :data:`TIMING_KEYS` removed, at any depth."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMING_KEYS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
+def differences(a, b, path: str = "") -> list[str]:
+    """Return the paths where two JSON values differ (key order counts: it is written order)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            return [f"{path or '/'}: keys {list(a)} != {list(b)}"]
+        return [d for k in a for d in differences(a[k], b[k], f"{path}/{k}")]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{path}: {len(a)} items != {len(b)}"]
+        return [
+            d
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for d in differences(x, y, f"{path}[{i}]")
+        ]
+    return [] if a == b or (a != a and b != b) else [f"{path}: {a!r} != {b!r}"]
+
+
+def write_reports(tree: Path, out: Path, say) -> None:
+    """Run every command of :func:`commands` in ``tree``, reports under ``out``."""
+    for argv in commands(tree, out):
+        start = time.perf_counter()
+        run_cli(tree, argv)
+        say(f"{tree.name}: {' '.join(argv[:2])} ({time.perf_counter() - start:.0f} s)")
+
+
+def unpack(rev: str, into: Path) -> Path:
+    """Unpack ``git archive rev`` of this repository into ``into``; return it."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def compare_reports(a: Path, b: Path) -> dict[str, list[str]]:
+    """Return, per JSON file name in either directory, its differences (empty when identical)."""
+    names = sorted({p.name for p in a.glob("*.json")} | {p.name for p in b.glob("*.json")})
+    found = {}
+    for name in names:
+        if not (a / name).is_file() or not (b / name).is_file():
+            found[name] = ["written by one tree only"]
+            continue
+        docs = [without_timings(json.loads((d / name).read_text())) for d in (a, b)]
+        found[name] = differences(*docs)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write both trees' reports and compare them; print a line per document."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="HEAD", help="git revision (default HEAD)")
+    args = parser.parse_args(argv)
+    rev = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if rev.returncode != 0:
+        print(f"same_json.py: error: --baseline {args.baseline!r} is not a commit", file=sys.stderr)
+        return 2
+
+    def say(message: str) -> None:
+        print(f"[same_json] {message}", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="same-json-") as tmp:
+        base = unpack(rev.stdout.strip(), Path(tmp) / "baseline")
+        write_reports(ROOT, Path(tmp) / "this", say)
+        write_reports(base, Path(tmp) / "base", say)
+        found = compare_reports(Path(tmp) / "this", Path(tmp) / "base")
+    for name, diffs in found.items():
+        print(f"{name}: {'identical' if not diffs else f'{len(diffs)} differences'}")
+        for d in diffs[:10]:
+            print(f"    {d}")
+    same = all(not d for d in found.values())
+    print(
+        f"{sum(not d for d in found.values())} of {len(found)} documents identical "
+        f"(timings aside) against {args.baseline}"
+    )
+    return 0 if same and found else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
