@@ -8,7 +8,8 @@ does), the same commands:
 
 * ``compare NAME`` for every registered pair at small settings
   (:data:`COMPARE_ARGS`; ``--max-draws`` equal to ``--draws``, one look);
-* ``compare --model ...`` of the eight-schools example (bring your own model);
+* ``compare --model ...`` of the eight-schools example (bring your own model),
+  once at one look and once growing from 50 draws (:data:`GROWING_ARGS`);
 * ``validate regression --method sbc`` and ``--method geweke`` at small sizes,
   on the synchronous scheduler.
 
@@ -30,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPARE_ARGS = ["--draws", "300", "--tune", "300", "--max-draws", "300", "--seed", "3"]
+GROWING_ARGS = ["--draws", "50", "--tune", "100", "--max-draws", "1600", "--seed", "3"]
+"""A run that looks more than once (undecided at 50 draws), so the sequential design runs too."""
 VALIDATE_ARGS = ["--scheduler", "synchronous", "--seed", "3"]
 SBC_ARGS = ["--method", "sbc", "--replications", "20", "--draws", "200", "--tune", "50"]
 GEWEKE_ARGS = ["--method", "geweke", "--replications", "4", "--steps", "40", "--tune", "5"]
@@ -57,6 +60,7 @@ def commands(tree: Path, out: Path) -> list[list[str]]:
         "eight_schools",
     ]
     runs = [["compare", name, *COMPARE_ARGS] for name in names] + [[*byom, *COMPARE_ARGS]]
+    runs += [[*byom[:-1], "eight_schools_grown", *GROWING_ARGS]]
     runs += [["validate", "regression", *SBC_ARGS, *VALIDATE_ARGS]]
     runs += [["validate", "regression", *GEWEKE_ARGS, *VALIDATE_ARGS]]
     return [[*argv, "--out", str(out)] for argv in runs]
