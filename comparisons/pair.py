@@ -94,6 +94,42 @@ Quantities = Callable[[Any, Mapping[str, Any], Mapping[str, float]], Mapping[str
 
 
 @dataclass(frozen=True)
+class PlantedShifts:
+    """How ``make power`` plants shifts of a known size in a pair's correct draws.
+
+    ``scripts/planted.py`` wraps a correct sampler and moves its draws by ``s``
+    posterior sds (mean), scales them by ``1 + s`` (sd) or mixes two components
+    (correlation), to measure what ``compare`` detects; this record says where
+    and how, for the pair's own variables.
+
+    Parameters
+    ----------
+    first, second : (variable, index)
+        The first and second scalar components: variable name and index into its
+        event shape (``()`` for a scalar variable); ``second`` ``None`` when the
+        pair has one component.
+    mean, sd, corr : str or None
+        The method of each kind (``None``: not applicable): ``"add"``,
+        ``"reflect0"`` (shift down, reflect at 0), ``"flip"`` (0/1 draws),
+        ``"simplex"`` (move mass between two simplex components); ``"scale"``,
+        ``"shrink"`` (by ``1 - s``), ``"simplex_shrink"`` (by ``1 - s``, the
+        difference given to the second component, clipped so both stay in the
+        simplex); ``"mix"``, ``"copy"`` (0/1 draws).
+    aligned : bool
+        Relabel every chain's exchangeable components (LDA's topics) to chain 0's with
+        the pair's own ``align`` before planting, so that the shift lands on the same
+        component of every chain whatever labels each chain happened to take.
+    """
+
+    first: tuple[str, tuple[int, ...]]
+    second: tuple[str, tuple[int, ...]] | None
+    mean: str | None = "add"
+    sd: str | None = "scale"
+    corr: str | None = "mix"
+    aligned: bool = False
+
+
+@dataclass(frozen=True)
 class Pair:
     """One example written twice, and how to compare the two.
 
@@ -164,6 +200,9 @@ class Pair:
         The pair's catalogue of deliberately wrong samplers (contract
         signature), name to sampler: what the harness must catch. Tests and
         ``make power`` run every one of them; the notebooks plant them.
+    planted : PlantedShifts or None
+        Where ``make power`` plants shifts of known size in the correct draws
+        (``scripts/planted.py``); ``None``: the pair is left out of that table.
     log_likelihood : str, callable or None
         For pairs that declare ``simulate``: ``log_likelihood(posterior, data)
         -> DataArray(chain, draw)``, the log density of ``data``'s simulated
@@ -193,3 +232,4 @@ class Pair:
     test_params: str | Callable | None = None
     wrong: Mapping[str, str | Callable] = field(default_factory=dict)
     log_likelihood: str | Callable | None = None
+    planted: PlantedShifts | None = None

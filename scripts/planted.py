@@ -9,7 +9,7 @@ with the contract's signature) and transforms the draws it returns:
   second component mixed with the first, ``v' = a v + b u`` on the standardised
   draws, so that its mean and sd are kept (for jointly normal draws, its marginal).
 
-Draws stay in the support (:data:`PLANS` says how, per pair): ``mh_beta`` moves
+Draws stay in the support (each pair's ``Pair.planted`` says how): ``mh_beta`` moves
 its mean down with a reflection at 0 and scales its sd by ``1 - s`` (a wider
 spread would leave (0, 1)); ``bayes_net`` flips a random fraction of node
 ``B``'s draws for the mean and copies ``B`` into ``C`` in a random fraction of
@@ -26,64 +26,30 @@ component, else from the wrapped sampler's own draws; correlations from the draw
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons.contract import resumable
 from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.pair import PlantedShifts
 from mcmc_pairs.comparisons.registry import get_pair
 
 KINDS = ("mean", "sd", "corr")
 
 
-@dataclass(frozen=True)
-class Plan:
-    """How to plant each kind of shift in one pair's draws.
+def plan_of(pair: str) -> PlantedShifts:
+    """Return where and how shifts are planted in ``pair``'s draws (its ``Pair.planted``).
 
-    Parameters
-    ----------
-    first, second : (variable, index)
-        The first and second scalar components: variable name and index into its
-        event shape (``()`` for a scalar variable).
-    mean, sd, corr : str or None
-        The method of each kind (``None``: not applicable): ``"add"``,
-        ``"reflect0"`` (shift down, reflect at 0), ``"flip"`` (0/1 draws),
-        ``"simplex"`` (move mass between two simplex components); ``"scale"``,
-        ``"shrink"`` (by ``1 - s``), ``"simplex_shrink"`` (by ``1 - s``, the
-        difference given to the second component, clipped so both stay in the
-        simplex); ``"mix"``, ``"copy"`` (0/1 draws).
-    aligned : bool
-        Relabel every chain's exchangeable components (LDA's topics) to chain 0's with
-        the pair's own ``align`` before planting, so that the shift lands on the same
-        component of every chain whatever labels each chain happened to take.
+    Raises
+    ------
+    ValueError
+        When the pair declares no plan.
     """
-
-    first: tuple[str, tuple[int, ...]]
-    second: tuple[str, tuple[int, ...]] | None
-    mean: str | None = "add"
-    sd: str | None = "scale"
-    corr: str | None = "mix"
-    aligned: bool = False
-
-
-PLANS = {
-    "bivariate_normal": Plan(("x", (0,)), ("x", (1,))),
-    "regression": Plan(("beta0", ()), ("beta1", ())),
-    "mh_normal": Plan(("x", ()), None, corr=None),
-    "mh_beta": Plan(("x", ()), None, mean="reflect0", sd="shrink", corr=None),
-    "bayes_net": Plan(("B", ()), ("C", ()), mean="flip", sd=None, corr="copy"),
-    "lda": Plan(
-        ("theta", (0, 0)),
-        ("theta", (0, 1)),
-        mean="simplex",
-        sd="simplex_shrink",
-        corr=None,
-        aligned=True,
-    ),
-}
-"""Per pair: components and methods. ``n/a`` in the table where a method is ``None``."""
+    plan = get_pair(pair).planted
+    if plan is None:
+        raise ValueError(f"pair {pair!r} declares no planted shifts (Pair.planted)")
+    return plan
 
 
 def align_chains(draws: dict, pair: str) -> dict:
@@ -110,7 +76,7 @@ def label(component: tuple[str, tuple[int, ...]]) -> str:
 
 def method(pair: str, kind: str) -> str | None:
     """Return the method that plants ``kind`` in ``pair`` (``None``: not applicable)."""
-    return getattr(PLANS[pair], kind)
+    return getattr(plan_of(pair), kind)
 
 
 def _posterior(out) -> dict[str, np.ndarray]:
@@ -180,7 +146,7 @@ def plant(
 
     ``moments`` maps a component's label to its exact (mean, sd) where known.
     """
-    plan = PLANS[pair]
+    plan = plan_of(pair)
     how = getattr(plan, kind)
     if how is None:
         raise ValueError(f"no {kind} shift is planted in {pair}")

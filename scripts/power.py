@@ -103,6 +103,7 @@ from mcmc_pairs.comparisons.errors import one_line  # noqa: E402
 from mcmc_pairs.comparisons.files import writable_dir, write_atomic  # noqa: E402
 from mcmc_pairs.comparisons.parallel import SYNCHRONOUS, open_client  # noqa: E402
 from mcmc_pairs.comparisons.registry import PAIRS, get_pair  # noqa: E402
+from mcmc_pairs.comparisons.settings import BUDGET_FACTOR, TOLERANCE  # noqa: E402
 
 SECTIONS = ("pairs", "validation", "zoo")
 """What ``--sections`` may name: ``compare`` on the pairs, Geweke and SBC on them, the zoo."""
@@ -350,8 +351,8 @@ def task_key(label: dict) -> str:
 def _compare_settings() -> dict:
     return {
         "alpha": agreement.ALPHA,
-        "tolerance": agreement.TOLERANCE,
-        "budget_factor": run.BUDGET_FACTOR,
+        "tolerance": TOLERANCE,
+        "budget_factor": BUDGET_FACTOR,
     }
 
 
@@ -789,8 +790,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": " ".join(["python scripts/power.py", *(sys.argv[1:] if argv is None else argv)]),
         "sections": list(args.sections),
         "alpha": agreement.ALPHA,
-        "tolerance": agreement.TOLERANCE,
-        "budget_factor": run.BUDGET_FACTOR,
+        "tolerance": TOLERANCE,
+        "budget_factor": BUDGET_FACTOR,
         "sizes": SIZES,
         "zoo_run": dict(ZOO_RUN),
         "grid": list(GRID),
@@ -982,7 +983,7 @@ def render_pairs(doc: dict, records: list[dict]) -> list[str]:
         "|---|---|---|---|" + "---|" * len(grid_all),
     ]
     for pair in pairs:
-        plan = planted.PLANS.get(pair)
+        plan = get_pair(pair).planted
         for kind in planted.KINDS:
             cells, smallest = [], None
             for s in grid_all:

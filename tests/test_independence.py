@@ -91,3 +91,33 @@ def test_every_pair_has_a_data_module_its_sides_use():
         for side in ("models", "handrolled", "comparisons/pairs"):
             source = (ROOT / side / f"{pair.name}.py").read_text()
             assert f"mcmc_pairs.pairdata.{pair.name}" in imported_modules(source), (side, pair.name)
+
+
+def _pair_keyed_tables(source: str, names: set[str]) -> list[str]:
+    """Dict literals of ``source`` keyed by pair names: a registry of pairs outside their homes."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if len(keys & names) >= 2:
+                found.append(f"line {node.lineno}: {sorted(keys & names)}")
+    return found
+
+
+def test_a_pairs_knowledge_is_in_its_home():
+    # Adding a built-in pair takes its data module, model, samplers, its home in
+    # comparisons/pairs/ and one line in the registry: no table elsewhere keyed by pair.
+    from mcmc_pairs.comparisons.registry import PAIRS
+
+    names = {pair.name for pair in PAIRS}
+    homes = {ROOT / "comparisons" / "pairs" / f"{name}.py" for name in names}
+    folders = ("comparisons", "scripts", "benchmarks", "models", "handrolled", "pairdata")
+    paths = [p for folder in folders for p in (ROOT / folder).rglob("*.py") if p not in homes]
+    found = {
+        str(p.relative_to(ROOT)): hits
+        for p in paths
+        if (hits := _pair_keyed_tables(p.read_text(encoding="utf-8"), names))
+    }
+    assert not found, f"tables keyed by pair name outside the pairs' homes: {found}"
+    assert all(pair.planted is not None for pair in PAIRS)
+    assert _pair_keyed_tables('PLANS = {"regression": 1, "lda": 2}', names)  # it can fail

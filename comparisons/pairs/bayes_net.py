@@ -31,7 +31,7 @@ import xarray as xr
 from scipy import special
 
 from mcmc_pairs.comparisons.loading import load_callable
-from mcmc_pairs.comparisons.pair import ExactMarginal, Pair, Section
+from mcmc_pairs.comparisons.pair import ExactMarginal, Pair, PlantedShifts, Section
 from mcmc_pairs.pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_nodes, validate_data
 
 GRAPH: dict[str, tuple[str, ...]] = {
@@ -287,4 +287,5 @@ PAIR = Pair(
             "mcmc_pairs.handrolled.wrong_samplers:bayes_net_gibbs_without_evidence_on_children"
         ),
     },
+    planted=PlantedShifts(("B", ()), ("C", ()), mean="flip", sd=None, corr="copy"),
 )

@@ -8,7 +8,7 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.bivariate_normal import default_data, validate_data
 
 
@@ -77,4 +77,5 @@ PAIR = Pair(
             "mcmc_pairs.handrolled.wrong_samplers:bivariate_independent_marginals"
         ),
     },
+    planted=PlantedShifts(("x", (0,)), ("x", (1,))),
 )

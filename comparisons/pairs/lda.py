@@ -44,7 +44,7 @@ import pandas as pd
 import xarray as xr
 from scipy.optimize import linear_sum_assignment
 
-from mcmc_pairs.comparisons.pair import Pair, Section
+from mcmc_pairs.comparisons.pair import Pair, PlantedShifts, Section
 from mcmc_pairs.pairdata.lda import default_data, validate_data
 
 
@@ -360,4 +360,12 @@ PAIR = Pair(
             "mcmc_pairs.handrolled.wrong_samplers:lda_gibbs_keeping_the_current_token"
         ),
     },
+    planted=PlantedShifts(
+        ("theta", (0, 0)),
+        ("theta", (0, 1)),
+        mean="simplex",
+        sd="simplex_shrink",
+        corr=None,
+        aligned=True,
+    ),
 )

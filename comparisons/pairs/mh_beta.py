@@ -24,7 +24,7 @@ import numpy as np
 import xarray as xr
 from scipy import special, stats
 
-from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.mh_beta import default_data, validate_data
 
 
@@ -143,4 +143,5 @@ PAIR = Pair(
             "mcmc_pairs.handrolled.wrong_samplers:mh_beta_random_walk_accepting_out_of_support"
         ),
     },
+    planted=PlantedShifts(("x", ()), None, mean="reflect0", sd="shrink", corr=None),
 )

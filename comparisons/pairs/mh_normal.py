@@ -20,7 +20,7 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.mh_normal import default_data, validate_data
 
 
@@ -97,4 +97,5 @@ PAIR = Pair(
             "mcmc_pairs.handrolled.wrong_samplers:mh_normal_independence_without_hastings"
         ),
     },
+    planted=PlantedShifts(("x", ()), None, corr=None),
 )

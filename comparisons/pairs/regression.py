@@ -45,7 +45,7 @@ import numpy as np
 import xarray as xr
 from scipy import optimize, special
 
-from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
+from mcmc_pairs.comparisons.pair import ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.regression import default_data, validate_data
 
 REGRESSION_PRIOR = {"m0": 1.0, "m1": 1.0, "epsilon": 5.0}
@@ -512,4 +512,5 @@ PAIR = Pair(
             "mcmc_pairs.handrolled.wrong_samplers:regression_gibbs_variance_as_sd"
         ),
     },
+    planted=PlantedShifts(("beta0", ()), ("beta1", ())),
 )
