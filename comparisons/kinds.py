@@ -11,7 +11,14 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Verdict(StrEnum):
+class _Word(StrEnum):
+    """A member that also *reads* as its word: ``repr`` too, in messages and tables."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Verdict(_Word):
     """A comparison's verdict, from best to worst (:data:`SEVERITY`)."""
 
     AGREE = "agree"
@@ -24,7 +31,7 @@ SEVERITY = tuple(Verdict)
 """Verdicts from best to worst: a run's verdict is its worst side's under test."""
 
 
-class Role(StrEnum):
+class Role(_Word):
     """What a side of a comparison is."""
 
     HANDROLLED = "handrolled"
@@ -41,7 +48,7 @@ UNDER_TEST = (Role.HANDROLLED, Role.USER)
 """The roles whose verdicts make the run's."""
 
 
-class CheckKind(StrEnum):
+class CheckKind(_Word):
     """What a row of the checks table checks."""
 
     AGREEMENT = "agreement"

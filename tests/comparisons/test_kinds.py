@@ -12,6 +12,7 @@ def test_members_are_their_words():
         '["not converged", "pymc_step", "exact"]'
     )
     assert Verdict.AGREE == "agree" and f"{Verdict.DISAGREE}" == "disagree"
+    assert f"{Verdict.NOT_CONVERGED!r} {[Role.USER]}" == "'not converged' ['user']"  # messages
     assert {"support": 0}[CheckKind.SUPPORT] == 0  # hashes as its word
 
 
