@@ -14,13 +14,11 @@ report's ``settings`` object, in :data:`FIELDS` order.
 from __future__ import annotations
 
 import argparse
-import math
-import numbers
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from mcmc_pairs.pairdata.checks import check_integer
+from mcmc_pairs.pairdata.checks import check_integer, check_positive
 
 BUDGET_FACTOR = 16
 """By default an undecided run may grow to this many times its first look's draws."""
@@ -157,10 +155,10 @@ class Settings(Mapping):
         if values["max_draws"] is None:
             values["max_draws"] = BUDGET_FACTOR * values["draws"]
         values["max_draws"] = check_integer("max_draws", values["max_draws"], values["draws"])
-        values["tolerance"] = _positive("tolerance", values["tolerance"], "number (posterior sds)")
+        check_positive("tolerance", values["tolerance"], "number (posterior sds)")
         for name in ("max_seconds", "timeout"):
-            if values[name] is not None:
-                values[name] = _positive(name, values[name], "number")
+            if values[name] is not None:  # checked, and kept as given (the JSON writes it so)
+                check_positive(name, values[name])
         return cls(**values)
 
     def replace(self, **changes: Any) -> Settings:
@@ -177,18 +175,6 @@ class Settings(Mapping):
 
     def __len__(self) -> int:
         return len(NAMES)
-
-
-def _positive(name: str, value: Any, what: str) -> float:
-    """Return ``value`` if it is a finite real number > 0, as given, else raise ``ValueError``."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise ValueError(f"{name} must be a positive {what}, got {value!r}")
-    return value
 
 
 def add_flags(parser: argparse.ArgumentParser) -> None:

@@ -140,6 +140,20 @@ def test_validate_json_of_a_stopped_run_matches_its_schema():
     assert errors("validate", doc)
 
 
+def broken(doc: dict, path: tuple, value) -> dict:
+    """A copy of ``doc`` with the key at ``path`` set to ``value`` (deleted when None)."""
+    doc = copy.deepcopy(doc)
+    *parents, last = path
+    target = doc
+    for key in parents:
+        target = target[key]
+    if value is None:
+        del target[last]
+    else:
+        target[last] = value
+    return doc
+
+
 @pytest.mark.parametrize(
     ("path", "value"),
     [
@@ -154,15 +168,7 @@ def test_validate_json_of_a_stopped_run_matches_its_schema():
     ],
 )
 def test_a_broken_compare_document_is_rejected(compare_doc, path, value):
-    doc = copy.deepcopy(compare_doc)
-    *parents, last = path
-    target = doc
-    for key in parents:
-        target = target[key]
-    if value is None:
-        del target[last]
-    else:
-        target[last] = value
+    doc = broken(compare_doc, path, value)
     assert errors("compare", doc), f"the schema accepted {path} = {value!r}"
 
 
@@ -178,15 +184,7 @@ def test_a_broken_compare_document_is_rejected(compare_doc, path, value):
     ],
 )
 def test_a_broken_validate_document_is_rejected(sbc_doc, path, value):
-    doc = copy.deepcopy(sbc_doc)
-    *parents, last = path
-    target = doc
-    for key in parents:
-        target = target[key]
-    if value is None:
-        del target[last]
-    else:
-        target[last] = value
+    doc = broken(sbc_doc, path, value)
     assert errors("validate", doc), f"the schema accepted {path} = {value!r}"
 
 
