@@ -19,7 +19,7 @@ def quiet_third_party() -> None:
 
     (PyMC's log lines on multiprocess or sequential sampling, its step methods
     and its timing are kept out by the run itself, whose PyMC side's first
-    "done" line names its step methods: :func:`mcmc_pairs.comparisons.run._run_pymc`.)
+    "done" line names its step methods: :func:`mcmc_pairs.comparisons.sides.run_pymc`.)
     """
     import warnings
 

@@ -15,20 +15,26 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, contract
-from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
+from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Role
-from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
-from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
+from mcmc_pairs.comparisons.pymc_runner import PYMC
 from mcmc_pairs.comparisons.settings import Settings
+from mcmc_pairs.comparisons.sides import (
+    DrawSource,
+    HandwrittenSource,
+    PymcSource,
+    RunEvent,
+    Side,
+    side_label,
+)
 from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
 
 REFERENCE_SHARE = 0.2
@@ -38,101 +44,6 @@ HANDROLLED, USER, PYMC_STEP = Role.HANDROLLED, Role.USER, Role.PYMC_STEP
 ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
 """What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
 reference (label ``"pymc"``), or a second PyMC reference (a step method)."""
-
-
-def side_label(role: str, variant: str) -> str:
-    """Return a side's key: ``handrolled:<variant>``, ``user``, ``pymc`` or ``pymc:<step>``."""
-    if role == HANDROLLED:
-        return f"{HANDROLLED}:{variant}"
-    if role == PYMC_STEP:
-        return f"{PYMC}:{variant}"
-    return role
-
-
-@dataclass
-class Side:
-    """One side of a comparison: what it is, its draws and how long they took.
-
-    Attributes
-    ----------
-    role : str
-        One of :data:`ROLES`.
-    variant : str
-        The hand-rolled variant's or the step method's name in the pair
-        (``"gibbs"``, ``"metropolis"``); the role itself for ``user`` and ``pymc``.
-    sampler : str
-        What ran: an import string, ``"NUTS (nutpie)"``...
-    tree : xarray.DataTree
-        The draws (``posterior``, maybe ``sample_stats``).
-    timings : dict
-        ``compile_s``, ``sampling_s``, ``total_s``.
-    quantities : xarray.DataArray or None
-        The compared quantities, (chain, draw, quantity), once attached.
-    """
-
-    role: str
-    variant: str
-    sampler: str
-    tree: xr.DataTree
-    timings: dict[str, float]
-    quantities: xr.DataArray | None = None
-
-    @property
-    def label(self) -> str:
-        """The side's key in a run (:func:`side_label`)."""
-        return side_label(self.role, self.variant)
-
-    @property
-    def acceptance_rate(self) -> float | None:
-        """Mean acceptance of a Metropolis-type side (``acceptance_rate`` or ``accepted``)."""
-        if "sample_stats" not in self.tree.children:
-            return None
-        stats = self.tree["sample_stats"]
-        for name in ("acceptance_rate", "accepted"):
-            if name in stats.data_vars:
-                return float(stats[name].astype(float).mean())
-        return None
-
-
-@dataclass(frozen=True)
-class RunEvent:
-    """A stage of :func:`run_pair`, for its ``progress`` callback.
-
-    ``str(event)`` is the line the command line prints:
-    ``[lda] handrolled:gibbs: 4 chains x 2000 draws`` at the start of a side,
-    ``[lda] handrolled:gibbs: done in 3.21 s`` when it is done, and
-    ``[lda] undecided at 2000 draws (...): extending`` between looks
-    (``stage="look"``, with every side's ``verdicts`` at that look).
-
-    Attributes
-    ----------
-    pair : str
-    side : str
-        The side's label (:attr:`Side.label`).
-    stage : {"start", "done", "look"}
-    chains, draws : int
-    seconds : float or None
-        The side's wall time (compilation included), when ``"done"``.
-    """
-
-    pair: str
-    side: str
-    stage: str
-    chains: int
-    draws: int
-    seconds: float | None = None
-    verdicts: Mapping[str, str] | None = None
-    method: str | None = None
-    """The sampler that ran, named once per side: PyMC's step methods on its first run."""
-
-    def __str__(self) -> str:
-        if self.stage == "start":
-            return f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws"
-        if self.stage == "look":
-            open_ = ", ".join(f"{k}: {v}" for k, v in (self.verdicts or {}).items())
-            return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
-        method = f" ({self.method})" if self.method else ""
-        return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s{method}"
 
 
 @dataclass
@@ -375,7 +286,7 @@ def _witness(pair: Pair, data: Mapping) -> tuple[ModelWitness, dict[str, tuple[i
     return witness, {name: witness.variables[name] for name in pair.variables}
 
 
-def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dict[str, Any]:
+def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dict[str, DrawSource]:
     """Return every side of the run by label, each able to grow to more draws.
 
     The samplers under test (the pair's hand-written ones, or the user's
@@ -385,16 +296,16 @@ def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dic
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
     else:
         samplers = [(USER, USER, sampler)]
-    growing: dict[str, _HandrolledChains | _PymcChains] = {}
+    growing: dict[str, DrawSource] = {}
     for role, variant, spec in samplers:
-        growing[side_label(role, variant)] = _HandrolledChains(
+        growing[side_label(role, variant)] = HandwrittenSource(
             pair.name, role, variant, spec, data, settings, shapes
         )
     for role, variant, step in [
         (PYMC, PYMC, None),
         *((PYMC_STEP, *kv) for kv in pair.pymc_steps.items()),
     ]:
-        growing[side_label(role, variant)] = _PymcChains(
+        growing[side_label(role, variant)] = PymcSource(
             role, variant, witness.model, settings, pair, step, cache
         )
     return growing
@@ -513,128 +424,6 @@ def _reference_limits(
         if theirs >= REFERENCE_SHARE * (theirs + summaries[row.side].at[row.quantity, column] ** 2):
             return True
     return False
-
-
-class _HandrolledChains:
-    """A hand-rolled side's chains across looks: continued if the sampler can, else rerun."""
-
-    def __init__(self, pair_name, role, variant, spec, data, settings, shapes):
-        self.pair_name, self.role, self.variant, self.data = pair_name, role, variant, data
-        self.func = resolve(spec)
-        self.settings, self.shapes = settings, shapes
-        self.name = spec if isinstance(spec, str) else side_label(role, variant)
-        self.state: dict | None = {} if contract.resumable(self.func) else None
-        self.side: Side | None = None
-
-    def _call(self, draws: int, tune: int) -> tuple[xr.DataTree, float]:
-        """Return the sampler's draws as a DataTree and the seconds of the sampler's call alone."""
-        extra = {} if self.state is None else {"state": self.state}
-        start = time.perf_counter()
-        output = call_sampler(
-            self.name,
-            self.func,
-            self.data,
-            draws=draws,
-            tune=tune,
-            chains=self.settings["chains"],
-            random_seed=self.settings["seed"],
-            timeout=self.settings["timeout"],
-            **extra,
-        )
-        seconds = time.perf_counter() - start
-        chains = self.settings["chains"]
-        tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
-        return tree, seconds
-
-    def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
-        """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
-        label, chains = side_label(self.role, self.variant), self.settings["chains"]
-        say(RunEvent(self.pair_name, label, "start", chains, draws))
-        if self.side is None:  # JIT warm-up, timed apart
-            begin = time.perf_counter()
-            call_sampler(
-                self.name,
-                self.func,
-                self.data,
-                draws=1,
-                tune=0,
-                chains=1,
-                random_seed=0,
-                timeout=self.settings["timeout"],
-            )
-            timings = {"compile_s": time.perf_counter() - begin, "sampling_s": 0.0}
-            tree = None
-        else:
-            timings, tree = dict(self.side.timings), self.side.tree
-        if tree is not None and self.state is not None:
-            have = tree["posterior"].sizes["draw"]
-            more, seconds = self._call(draws - have, 0)
-            tree = contract.concat_draws(tree, more)
-        else:
-            tree, seconds = self._call(draws, self.settings["tune"])
-        before = timings.get("total_s", 0.0)  # the first look's event counts the warm-up too
-        timings["sampling_s"] += seconds  # the sampler's calls only, as ESS per second needs
-        timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
-        self.side = Side(self.role, self.variant, self.name, tree, timings)
-        say(RunEvent(self.pair_name, label, "done", chains, draws, timings["total_s"] - before))
-        return self.side
-
-
-class _PymcChains:
-    """A PyMC side across looks: rerun with the same seed and more draws, or found in ``cache``."""
-
-    def __init__(self, role, variant, model, settings, pair: Pair, step, cache):
-        self.role, self.variant, self.model, self.settings = role, variant, model, settings
-        self.pair, self.step, self.cache = pair, step, cache
-        self.label = side_label(role, variant)
-        self.total = 0.0
-
-    def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
-        """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""
-        key = (self.label, draws)
-        if key not in self.cache:
-            chains = self.settings["chains"]
-            say(RunEvent(self.pair.name, self.label, "start", chains, draws))
-            settings = {**self.settings, "draws": draws}
-            self.cache[key] = _run_pymc(
-                self.role, self.variant, self.model, settings, self.pair, self.step
-            )
-            seconds = self.cache[key].timings["total_s"]
-            method = None if self.total else self.cache[key].sampler  # named once
-            say(RunEvent(self.pair.name, self.label, "done", chains, draws, seconds, None, method))
-        side = self.cache[key]
-        self.total += side.timings["total_s"]
-        compile_s = side.timings["compile_s"]
-        timings = {"compile_s": compile_s, "sampling_s": self.total - compile_s}
-        timings["total_s"] = self.total
-        return replace(side, quantities=None, timings=timings)
-
-
-def _run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Side:
-    """Run one PyMC side; PyMC's own log lines are kept out (the run's events say it once)."""
-    import logging
-
-    start = time.perf_counter()
-    log = logging.getLogger("pymc")
-    level = log.level
-    log.setLevel(max(level, logging.WARNING))
-    try:
-        tree = pymc_sample(
-            model,
-            settings,
-            pair.pymc_kwargs,
-            step,
-            progressbar=sys.stderr.isatty(),
-            **pymc_cores(pair.pymc_kwargs, step),
-        )
-    finally:
-        log.setLevel(level)
-    total = time.perf_counter() - start
-    sampling = float(tree["posterior"].attrs.get("sampling_time", total))
-    timings = {"compile_s": total - sampling, "sampling_s": sampling, "total_s": total}
-    library = tree["posterior"].attrs.get("inference_library")
-    sampler = pymc_method(model, step, library)
-    return Side(role=role, variant=variant, sampler=sampler, tree=tree, timings=timings)
 
 
 def _attach_quantities(
