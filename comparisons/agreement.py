@@ -53,6 +53,7 @@ import xarray as xr
 from scipy import stats
 
 from mcmc_pairs.comparisons import energy
+from mcmc_pairs.comparisons.execution import ChildInterpreter
 from mcmc_pairs.comparisons.kinds import SEVERITY, Z_KINDS, CheckKind, Verdict
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
 from mcmc_pairs.comparisons.settings import TOLERANCE
@@ -425,12 +426,14 @@ def summarize_sides(
     }
     if not away:  # one quantity a side: nothing to split
         return {label: _summarize_quietly(da) for label, da in sides.items()}
-    with _SummaryChild(away) as child:
+    with ChildInterpreter("mcmc_pairs.comparisons.agreement", away) as child:
         here = {
             label: _summarize_quietly(da.isel(quantity=slice(None, cut[label])))
             for label, da in sides.items()
         }
-        there = child.result()
+        there = child.result(
+            instead=lambda: {label: _summarize_quietly(da) for label, da in away.items()}
+        )
     return {
         label: pd.concat([here[label], there[label]]) if label in there else here[label]
         for label in sides
@@ -439,61 +442,6 @@ def summarize_sides(
 
 HERE_SHARE = 0.55
 """Share of every side's quantities :func:`summarize_sides` keeps in this process."""
-
-
-class _SummaryChild:
-    """A child interpreter summarising some quantities (:func:`summarize_sides`), started on entry.
-
-    The sides travel through a temporary pickle file and the summaries come
-    back pickled on the child's stdout. :meth:`result` summarises them here
-    instead when the child failed; leaving the block kills a child still
-    running and removes the file.
-    """
-
-    def __init__(self, sides: Mapping[str, xr.DataArray]):
-        self.sides = dict(sides)
-
-    def __enter__(self) -> _SummaryChild:
-        import os
-        import pickle
-        import subprocess
-        import sys
-        import tempfile
-
-        fd, self.path = tempfile.mkstemp(prefix="mcmc-pairs-sides-", suffix=".pickle")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(self.sides, f, protocol=pickle.HIGHEST_PROTOCOL)
-        import mcmc_pairs
-
-        root = os.path.dirname(os.path.dirname(os.path.abspath(mcmc_pairs.__file__)))
-        path = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
-        env = {**os.environ, "PYTHONPATH": path}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "mcmc_pairs.comparisons.agreement", self.path],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
-        return self
-
-    def result(self) -> dict[str, pd.DataFrame]:
-        import pickle
-
-        out, _ = self.process.communicate()
-        if self.process.returncode == 0:
-            try:
-                return pickle.loads(out)
-            except Exception:  # a truncated or foreign stdout: summarise here
-                pass
-        return {label: _summarize_quietly(da) for label, da in self.sides.items()}
-
-    def __exit__(self, *exc) -> None:
-        import os
-
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        os.unlink(self.path)
 
 
 def _summarize_quietly(quantities: xr.DataArray) -> pd.DataFrame:

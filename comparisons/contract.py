@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import copy
 import inspect
-import multiprocessing
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import arviz_base as azb
 import numpy as np
 import xarray as xr
+
+from mcmc_pairs.comparisons.execution import ChildFailed, call_in_fork
 
 
 class SamplerError(ValueError):
@@ -75,52 +75,23 @@ def call_sampler(
 
 
 def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwargs) -> Any:
-    """Run the sampler in a forked process; kill it after ``timeout`` seconds."""
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(send, func, data, kwargs), daemon=True)
-    with warnings.catch_warnings():
-        # fork copies the sampler as it is (a user's file-loaded function cannot be
-        # re-imported by a spawned child); the child runs only the sampler, so the
-        # threads fork does not copy are the ones it does not need
-        warnings.simplefilter("ignore", DeprecationWarning)
-        child.start()
-    send.close()
+    """Run the sampler in a forked child (:func:`~.execution.call_in_fork`), stopped on time."""
+
+    def call() -> tuple[Any, dict | None]:
+        return func(copy.deepcopy(data), **kwargs), kwargs.get("state")
+
     try:
-        if not receive.poll(timeout):
+        output, state = call_in_fork(call, timeout)
+    except ChildFailed as exc:
+        if str(exc).startswith("did not finish"):
             raise SamplerError(
                 f"sampler {name} did not finish within {timeout:g} s (--timeout); it was stopped"
-            )
-        try:
-            kind, payload = receive.recv()
-        except EOFError:
-            child.join()
-            raise SamplerError(
-                f"sampler {name} died without returning (exit code {child.exitcode})"
             ) from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
-    if kind == "error":
-        raise SamplerError(f"sampler {name} raised {payload}")
-    output, state = payload
+        raise SamplerError(f"sampler {name} {exc}") from None
     if kwargs.get("state") is not None:
         kwargs["state"].clear()
         kwargs["state"].update(state)
     return output
-
-
-def _child(send, func: Callable, data: Mapping, kwargs) -> None:
-    """Call the sampler in the forked child; send back (draws, state) or the error."""
-    try:
-        output = func(copy.deepcopy(data), **kwargs)
-        send.send(("ok", (output, kwargs.get("state"))))
-    except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
-        send.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        send.close()
 
 
 def resumable(func: Callable) -> bool:

@@ -7,6 +7,7 @@ import xarray as xr
 from scipy import stats
 
 from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons.execution import ChildInterpreter
 from mcmc_pairs.comparisons.pair import ExactMarginal
 from mcmc_pairs.comparisons.pairs.bivariate_normal import exact, log_density
 from mcmc_pairs.handrolled import bivariate_normal as bn
@@ -333,13 +334,13 @@ def test_summaries_in_a_second_process_are_the_same_bit_for_bit(monkeypatch):
     here = {label: agreement.summarize(da) for label, da in sides.items()}
     monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
     calls = []
-    real = agreement._SummaryChild.__enter__
+    real = ChildInterpreter.__enter__
 
     def enter(self):
-        calls.append({label: da.sizes["quantity"] for label, da in self.sides.items()})
+        calls.append({label: da.sizes["quantity"] for label, da in self.payload.items()})
         return real(self)
 
-    monkeypatch.setattr(agreement._SummaryChild, "__enter__", enter)
+    monkeypatch.setattr(ChildInterpreter, "__enter__", enter)
     both = agreement.summarize_sides(sides, cores=2)
     n = sides["side0"].sizes["quantity"]
     away = n - round(agreement.HERE_SHARE * n)
@@ -367,7 +368,7 @@ def test_one_core_or_few_draws_summarise_here(monkeypatch):
     def no_child(self):
         raise AssertionError("a child was started")
 
-    monkeypatch.setattr(agreement._SummaryChild, "__enter__", no_child)
+    monkeypatch.setattr(ChildInterpreter, "__enter__", no_child)
     agreement.summarize_sides(sides, cores=2)  # below PARALLEL_MIN_VALUES
     monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
     agreement.summarize_sides(sides, cores=1)
@@ -379,7 +380,7 @@ def test_an_interrupted_summary_leaves_no_child_and_no_file(monkeypatch, tmp_pat
     monkeypatch.setattr(agreement, "PARALLEL_MIN_VALUES", 0)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     children = []
-    real = agreement._SummaryChild.__enter__
+    real = ChildInterpreter.__enter__
 
     def enter(self):
         children.append(real(self))
@@ -388,7 +389,7 @@ def test_an_interrupted_summary_leaves_no_child_and_no_file(monkeypatch, tmp_pat
     def interrupted(da):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(agreement._SummaryChild, "__enter__", enter)
+    monkeypatch.setattr(ChildInterpreter, "__enter__", enter)
     monkeypatch.setattr(agreement, "_summarize_quietly", interrupted)  # this process only
     with pytest.raises(KeyboardInterrupt):
         agreement.summarize_sides(sides, cores=2)
