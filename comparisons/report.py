@@ -290,6 +290,42 @@ def render_pair(result: PairResult) -> str:
     pair = result.pair
     s = result.settings
     colour = VERDICT_COLOURS[result.verdict]
+    extras = []
+    if pair.report_extra is not None:
+        for section in pair.report_extra(result):
+            extras += html.section(section)
+    failed = result.checks[~result.checks["passed"]]
+    body = [
+        f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
+        html.verdict_banner(f"Verdict: {result.verdict}", colour),
+        f"<p>{verdict_sentence(result)}</p>",
+        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
+        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
+        *_sides_section(result),
+        *extras,
+        "<h2>Resolution reached</h2>",
+        _resolution_section(result),
+        f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
+        html.table(failed) if len(failed) else "<p>None.</p>",
+        "<h2>Summaries</h2>",
+        *(
+            f"<h3>{html.escape(label)}</h3>"
+            + _summary_head(summary, TABLE_ROWS).to_html(float_format="%.4g", border=0)
+            for label, summary in result.summaries.items()
+        ),
+        _more(len(next(iter(result.summaries.values()))), TABLE_ROWS, "quantities"),
+        *_diagnostic_figures(result),
+        f"<details><summary>All {len(result.checks)} checks</summary>"
+        + html.table(_head(result.checks, 50 * TABLE_ROWS))
+        + _more(len(result.checks), 50 * TABLE_ROWS, "checks")
+        + "</details>",
+        f'<p><a href="index.html">All pairs</a> · <a href="{pair.name}.json">JSON</a></p>',
+    ]
+    return html.page(f"{pair.name}: {result.verdict}", body)
+
+
+def _sides_section(result: PairResult) -> list[str]:
+    """Return the page's "Sides" table (sampler, verdict, timings, ESS per second), figures."""
     rows = []
     for label, side in result.sides.items():
         verdict = result.verdicts.get(label, "reference")
@@ -301,18 +337,8 @@ def render_pair(result: PairResult) -> str:
             f"<td>{result.ess_per_second(label):,.0f}</td>"
             f"<td>{'' if accept is None else f'{accept:.2f}'}</td></tr>"
         )
-    extras = []
-    if pair.report_extra is not None:
-        for section in pair.report_extra(result):
-            extras += html.section(section)
-    failed = result.checks[~result.checks["passed"]]
     has_acceptance = any(side.acceptance_rate is not None for side in result.sides.values())
-    body = [
-        f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
-        html.verdict_banner(f"Verdict: {result.verdict}", colour),
-        f"<p>{verdict_sentence(result)}</p>",
-        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
-        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
+    return [
         "<h2>Sides</h2>",
         "<table><tr><th>side</th><th>sampler</th><th>verdict</th><th>compile (s)</th>"
         "<th>sampling (s)</th><th>min ESS bulk / s</th><th>acceptance</th></tr>"
@@ -328,18 +354,12 @@ def render_pair(result: PairResult) -> str:
             if has_acceptance
             else []
         ),
-        *extras,
-        "<h2>Resolution reached</h2>",
-        _resolution_section(result),
-        f"<h2>Checks that failed ({len(failed)} of {len(result.checks)})</h2>",
-        html.table(failed) if len(failed) else "<p>None.</p>",
-        "<h2>Summaries</h2>",
-        *(
-            f"<h3>{html.escape(label)}</h3>"
-            + _summary_head(summary, TABLE_ROWS).to_html(float_format="%.4g", border=0)
-            for label, summary in result.summaries.items()
-        ),
-        _more(len(next(iter(result.summaries.values()))), TABLE_ROWS, "quantities"),
+    ]
+
+
+def _diagnostic_figures(result: PairResult) -> list[str]:
+    """Return the page's traces, running means, densities, rank plots, autocorrelations."""
+    return [
         "<h2>Traces</h2>",
         "<p>Every chain of every side, one colour per chain (seed 001 §7.1's multi-chain "
         "trace): well-mixed chains overlap like fuzzy caterpillars.</p>",
@@ -369,13 +389,7 @@ def render_pair(result: PairResult) -> str:
             + html.figure(autocorr_figure, side, alt=f"autocorrelation of {label}")
             for label, side in result.sides.items()
         ),
-        f"<details><summary>All {len(result.checks)} checks</summary>"
-        + html.table(_head(result.checks, 50 * TABLE_ROWS))
-        + _more(len(result.checks), 50 * TABLE_ROWS, "checks")
-        + "</details>",
-        f'<p><a href="index.html">All pairs</a> · <a href="{pair.name}.json">JSON</a></p>',
     ]
-    return html.page(f"{pair.name}: {result.verdict}", body)
 
 
 TABLE_ROWS = 20
