@@ -331,12 +331,9 @@ def _report(args) -> int:
             done[i] = _report_pair(pair, args)
             print(done[i][1], end="", flush=True)
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from mcmc_pairs.comparisons.execution import spawned_pool
 
-        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker)
-        try:
+        with spawned_pool(workers, initializer=_worker) as pool:
             last = len(pairs) - 1  # the longest, first handed out; the others yield to it
             futures = {
                 i: pool.submit(_report_pair, pairs[i], args, background=i != last)
@@ -348,12 +345,6 @@ def _report(args) -> int:
                 except Exception as exc:  # the worker itself died
                     done[i] = _error_entry(pair, 0.0, exc), ""
                 print(done[i][1], end="", flush=True)
-        except BaseException:  # Ctrl-C, SIGTERM: the workers end as this process does
-            pool.shutdown(wait=False, cancel_futures=True)
-            for child in multiprocessing.active_children():
-                child.terminate()  # SIGTERM: a worker removes what it was writing (_worker)
-            raise
-        pool.shutdown()
     entries = [done[i][0] for i in range(len(pairs))]
     worst = max((EXIT_AGREE if e["verdict"] == Verdict.AGREE else EXIT_DISAGREE) for e in entries)
     index = write_index(entries, args.out)

@@ -4,8 +4,9 @@ The policy, in one place:
 
 * **Fresh interpreters by default.** A child process is a spawned (fresh)
   interpreter, so it inherits none of the parent's threads (numba's, BLAS's,
-  PyMC's): ``report``'s workers (``comparisons/cli.py``), the summaries' child
-  (:class:`ChildInterpreter`) and Dask's workers (``comparisons/parallel.py``).
+  PyMC's): ``report``'s workers (:func:`spawned_pool`), the summaries' child
+  (:class:`ChildInterpreter`) and Dask's workers (:func:`open_client`, used by
+  ``comparisons/parallel.py`` for replications).
 * **Fork only for what cannot be re-imported.** A sampler under a timeout
   (:func:`call_in_fork`) may be a function loaded from a user's file, which a
   fresh interpreter could not import by name; the forked child runs that one
@@ -28,6 +29,7 @@ The policy, in one place:
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import pickle
@@ -35,8 +37,39 @@ import subprocess
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
+
+from mcmc_pairs.comparisons.errors import one_line
+
+SYNCHRONOUS = "synchronous"
+"""``scheduler`` value that runs every replication in this process, without Dask."""
+CONNECT_TIMEOUT_S = 5
+"""Seconds to wait for an existing Dask scheduler before giving up."""
+DEFAULT_WORKERS = 2
+
+
+@contextmanager
+def spawned_pool(workers: int, initializer: Callable[[], None]) -> Iterator[ProcessPoolExecutor]:
+    """Yield a pool of ``workers`` fresh interpreters, each set up by ``initializer``.
+
+    Leaving the block normally waits for the pool. An exception (Ctrl-C and
+    SIGTERM included) cancels what has not started and sends SIGTERM to every
+    worker, which removes what it was writing (``report``'s workers), then
+    goes on up.
+    """
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=initializer)
+    try:
+        yield pool
+    except BaseException:  # the workers end as this process does
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in multiprocessing.active_children():
+            child.terminate()
+        raise
+    pool.shutdown()
 
 
 class ChildFailed(Exception):
@@ -138,3 +171,43 @@ class ChildInterpreter:
             self.process.kill()
             self.process.wait()
         os.unlink(self.path)
+
+
+def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):
+    """Return a Dask client (and the LocalCluster it owns, or ``None``).
+
+    Parameters
+    ----------
+    scheduler : str or None
+        ``None``: a new LocalCluster of ``workers`` single-threaded processes;
+        :data:`SYNCHRONOUS`: no client (run in this process); otherwise the
+        address of an existing scheduler (``tcp://host:port``).
+    workers : int
+
+    Raises
+    ------
+    ValueError
+        If the scheduler cannot be reached within :data:`CONNECT_TIMEOUT_S` seconds.
+    """
+    if scheduler == SYNCHRONOUS:
+        return None, None
+    from dask.distributed import Client, LocalCluster
+
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # any free port: never clash with another cluster
+            silence_logs=logging.CRITICAL,
+        )
+        return Client(cluster), cluster
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise ValueError(f"--scheduler must be an address or {SYNCHRONOUS!r}, got {scheduler!r}")
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ValueError(
+            f"--scheduler {scheduler!r}: cannot connect within {CONNECT_TIMEOUT_S} s "
+            f"({type(exc).__name__}: {one_line(exc)[:160]})"
+        ) from None

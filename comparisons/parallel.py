@@ -2,8 +2,9 @@
 
 Replications run in chunks (one task per chunk, so a worker imports and
 JIT-compiles the sampler once per process, not once per replication) through a
-``dask.distributed`` client: a LocalCluster of processes by default, an
-existing scheduler by address, or in-process with ``scheduler="synchronous"``.
+``dask.distributed`` client (:func:`mcmc_pairs.comparisons.execution.open_client`):
+a LocalCluster of processes by default, an existing scheduler by address, or
+in-process with ``scheduler="synchronous"``.
 Replication ``i`` draws all its random numbers from child ``i`` of
 ``np.random.SeedSequence(seed)``, so the results do not depend on the number of
 workers or on how replications are chunked; every chunk runs on one BLAS thread, as
@@ -19,18 +20,12 @@ A replication is a module-level function ``replication(*args, seed) -> dict``
 from __future__ import annotations
 
 import itertools
-import logging
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
-
-SYNCHRONOUS = "synchronous"
-"""``scheduler`` value that runs every replication in this process, without Dask."""
-CONNECT_TIMEOUT_S = 5
-"""Seconds to wait for an existing Dask scheduler before giving up."""
-DEFAULT_WORKERS = 2
+from mcmc_pairs.comparisons.execution import SYNCHRONOUS, open_client  # noqa: F401 - its API
 
 Replication = Callable[..., dict]
 """``replication(*args, seed: numpy.random.SeedSequence) -> dict`` (JSON-ready)."""
@@ -66,46 +61,6 @@ def _run_one(replication: Replication, args: Sequence, index: int, seed) -> dict
     except Exception as exc:
         return {"index": index, "error": f"replication {index}: {one_line(exc)}"}
     return {"index": index, **result}
-
-
-def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):
-    """Return a Dask client (and the LocalCluster it owns, or ``None``).
-
-    Parameters
-    ----------
-    scheduler : str or None
-        ``None``: a new LocalCluster of ``workers`` single-threaded processes;
-        :data:`SYNCHRONOUS`: no client (run in this process); otherwise the
-        address of an existing scheduler (``tcp://host:port``).
-    workers : int
-
-    Raises
-    ------
-    ValueError
-        If the scheduler cannot be reached within :data:`CONNECT_TIMEOUT_S` seconds.
-    """
-    if scheduler == SYNCHRONOUS:
-        return None, None
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # any free port: never clash with another cluster
-            silence_logs=logging.CRITICAL,
-        )
-        return Client(cluster), cluster
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise ValueError(f"--scheduler must be an address or {SYNCHRONOUS!r}, got {scheduler!r}")
-    try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ValueError(
-            f"--scheduler {scheduler!r}: cannot connect within {CONNECT_TIMEOUT_S} s "
-            f"({type(exc).__name__}: {one_line(exc)[:160]})"
-        ) from None
 
 
 def chunks(n: int, parts: int) -> list[range]:

@@ -376,9 +376,9 @@ def test_a_changed_setting_or_model_file_reruns_the_task(stand_in_zoo, monkeypat
     ],
 )
 def test_bad_input_exits_2_with_one_line(stand_in_zoo, tmp_path, capsys, monkeypatch, argv, words):
-    from mcmc_pairs.comparisons import parallel
+    from mcmc_pairs.comparisons import execution
 
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 1)  # nothing listens on port 1
+    monkeypatch.setattr(execution, "CONNECT_TIMEOUT_S", 1)  # nothing listens on port 1
     argv = [a.replace("TMP", str(tmp_path)) for a in argv]
     assert power.main(["--sections", "zoo", "--zoo-seeds", "1", *argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err

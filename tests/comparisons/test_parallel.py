@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mcmc_pairs.comparisons import cli, parallel, sbc, simulation
+from mcmc_pairs.comparisons import cli, execution, parallel, sbc, simulation
 from mcmc_pairs.comparisons import validation as v
 from mcmc_pairs.comparisons.registry import get_pair
 
@@ -49,7 +49,7 @@ def test_chunks_cover_every_replication_once():
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 1)
+    monkeypatch.setattr(execution, "CONNECT_TIMEOUT_S", 1)
     code = cli.main(
         ["validate", "regression", "--method", "sbc", "--scheduler", "tcp://127.0.0.1:9",
          "--out", str(tmp_path)]
