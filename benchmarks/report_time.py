@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cli(tree: Path) -> str:
+def cli_module(tree: Path) -> str:
     """Return the CLI module of ``tree``: under ``mcmc_pairs`` since issue 27, top level before."""
     return "mcmc_pairs.comparisons.cli" if (tree / "mcmc_pairs").is_dir() else "comparisons.cli"
 
@@ -61,7 +61,7 @@ def run_report(tree: Path, out: Path) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree)}  # mcmc_pairs finds the tree's folders
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", _cli(tree), "report", "--out", str(out)],
+        [sys.executable, "-m", cli_module(tree), "report", "--out", str(out)],
         cwd=tree,
         env=env,
         stdout=subprocess.DEVNULL,

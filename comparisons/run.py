@@ -23,11 +23,14 @@ import pandas as pd
 import xarray as xr
 
 from mcmc_pairs.comparisons import agreement
-from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Role
+from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC
 from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.sides import (
+    HANDROLLED,
+    PYMC_STEP,
+    USER,
     DrawSource,
     HandwrittenSource,
     PymcSource,
@@ -40,7 +43,6 @@ from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
 REFERENCE_SHARE = 0.2
 """PyMC's reference grows at a look only when its squared MCSE is at least this share of
 the variance of a difference that is still undecided (:func:`_reference_limits`)."""
-HANDROLLED, USER, PYMC_STEP = Role.HANDROLLED, Role.USER, Role.PYMC_STEP
 ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
 """What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
 reference (label ``"pymc"``), or a second PyMC reference (a step method)."""

@@ -30,6 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report_time import cli_module, unpack  # noqa: E402 - one copy of each
+
 COMPARE_ARGS = ["--draws", "300", "--tune", "300", "--max-draws", "300", "--seed", "3"]
 GROWING_ARGS = ["--draws", "50", "--tune", "100", "--max-draws", "1600", "--seed", "3"]
 """A run that looks more than once (undecided at 50 draws), so the sequential design runs too."""
@@ -64,11 +68,6 @@ def commands(tree: Path, out: Path) -> list[list[str]]:
     runs += [["validate", "regression", *SBC_ARGS, *VALIDATE_ARGS]]
     runs += [["validate", "regression", *GEWEKE_ARGS, *VALIDATE_ARGS]]
     return [[*argv, "--out", str(out)] for argv in runs]
-
-
-def cli_module(tree: Path) -> str:
-    """Return the CLI module of ``tree``: under ``mcmc_pairs`` since issue 27, top level before."""
-    return "mcmc_pairs.comparisons.cli" if (tree / "mcmc_pairs").is_dir() else "comparisons.cli"
 
 
 def run_cli(tree: Path, argv: list[str], capture: bool = False) -> subprocess.CompletedProcess:
@@ -118,16 +117,6 @@ def write_reports(tree: Path, out: Path, say) -> None:
         start = time.perf_counter()
         run_cli(tree, argv)
         say(f"{tree.name}: {' '.join(argv[:2])} ({time.perf_counter() - start:.0f} s)")
-
-
-def unpack(rev: str, into: Path) -> Path:
-    """Unpack ``git archive rev`` of this repository into ``into``; return it."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def compare_reports(a: Path, b: Path) -> dict[str, list[str]]:
