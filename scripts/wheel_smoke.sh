@@ -22,15 +22,18 @@ say "building the wheel"
 "$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" "$root" > "$work/pip.log" 2>&1 \
   || { cat "$work/pip.log"; exit 1; }
 wheel=("$work"/dist/mcmc_pairs-*.whl)
-tops="$("$python" - "${wheel[0]}" <<'PY'
+# Python's zipfile, not unzip: a fresh machine of this kind has no unzip.
+"$python" - "${wheel[0]}" <<'PY' || exit 1
 import sys, zipfile
-names = zipfile.ZipFile(sys.argv[1]).namelist()
-print(" ".join(sorted({n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")})))
+names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+tops = sorted({n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")})
+if tops != ["mcmc_pairs"]:
+    sys.exit(f"wheel: top-level names {tops}, expected ['mcmc_pairs']")
+needed = ["mcmc_pairs/pairdata/files/women.csv", "mcmc_pairs/pairdata/files/davis.csv"]
+missing = [n for n in needed if n not in names]
+if missing:
+    sys.exit(f"wheel: data files missing: {missing}")
 PY
-)"
-[ "$tops" = "mcmc_pairs" ] || { echo "wheel: top-level names '$tops', expected 'mcmc_pairs'"; exit 1; }
-unzip -l "${wheel[0]}" | grep -q "mcmc_pairs/pairdata/files/women.csv" \
-  || { echo "wheel: pairdata/files/women.csv missing"; exit 1; }
 
 say "installing it into a fresh environment"
 "$python" -m venv "$work/venv"
