@@ -54,7 +54,7 @@ from scipy import stats
 
 from mcmc_pairs.comparisons import energy
 from mcmc_pairs.comparisons.execution import ChildInterpreter
-from mcmc_pairs.comparisons.kinds import SEVERITY, Z_KINDS, CheckKind, Verdict
+from mcmc_pairs.comparisons.kinds import SEVERITY, Z_KINDS, CheckKind, Statistic, Verdict
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
 from mcmc_pairs.comparisons.settings import TOLERANCE
 
@@ -70,7 +70,13 @@ alpha with no multiplicity correction, however many checks there are."""
 TAIL_FACTOR = 2.0
 """The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
 2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""
-Z_DF = {"mean": 30, "sd": 30, "q5": 20, "q50": 30, "q95": 20}
+Z_DF = {
+    Statistic.MEAN: 30,
+    Statistic.SD: 30,
+    Statistic.Q5: 20,
+    Statistic.Q50: 30,
+    Statistic.Q95: 20,
+}
 """Degrees of freedom of the Student-t that turns a z-score into a p-value, per statistic.
 
 The MCSE in the denominator is itself estimated, so z has heavier tails than a
@@ -84,14 +90,19 @@ t(20) (|z| > 4, 4.5, 5: 23, 10 and 2 of 32,000; t(20) predicts 22.5, 7.0 and
 2.2, t(30) 12.2, 3.0 and 0.7). With t(30) for every statistic, ``regression``
 raised 2 % false alarms, all from tail quantiles just over their Holm
 thresholds (``benchmarks/power.md``)."""
+CHECK_LABELS = frozenset(statistic.check for statistic in Statistic)
+"""The ``statistic`` words of z-checks in a checks table: ``"z(mean)"`` ..."""
 
 
 def z_df(statistic: str) -> int:
     """Return the degrees of freedom of a statistic's z-scores (:data:`Z_DF`; else the mean's).
 
-    ``statistic`` may be a z-check's label: ``"q95"`` and ``"z(q95)"`` alike.
+    ``statistic`` may be a z-check's label (:attr:`Statistic.check`): ``"q95"`` and
+    ``"z(q95)"`` alike, as a report's JSON has them.
     """
-    return Z_DF.get(compared_statistic(statistic), Z_DF["mean"])
+    if statistic not in Z_DF and statistic in CHECK_LABELS:
+        statistic = Statistic.of_check(statistic)
+    return Z_DF.get(statistic, Z_DF["mean"])
 
 
 RHAT_MAX = 1.01
@@ -236,7 +247,8 @@ def lattice_indicators(
     return out
 
 
-STATISTICS = ("mean", "sd", *(quantile_label(p) for p in PROBS))
+STATISTICS = tuple(Statistic)
+"""Every statistic compared by default: mean, sd and the quantiles of :data:`PROBS`."""
 AGREE, DISAGREE, NOT_CONVERGED = Verdict.AGREE, Verdict.DISAGREE, Verdict.NOT_CONVERGED
 INCONCLUSIVE = Verdict.INCONCLUSIVE
 VERDICTS = SEVERITY
@@ -487,6 +499,23 @@ def z_checks(
         measures the difference in: the root mean square of the two sides' sds,
         or the exact sd where it is known).
     """
+    of = statistics_of or {}
+    rows = [
+        *_agreement_rows(summaries, pairs, lambda q: of.get(q, statistics)),
+        *_exact_rows(summaries, reference or {}, lambda q: of.get(q, statistics)),
+    ]
+    columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p", "se"]
+    columns += ["se_batch", "scale"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["p"] = z_p_values(table["z"].to_numpy(dtype=float), table["statistic"])
+    return table
+
+
+def _agreement_rows(summaries, pairs, statistics_of) -> list[dict]:
+    """Return the z-checks of each ``(a, b)`` in ``pairs``: every shared quantity and statistic.
+
+    ``statistics_of(quantity)`` gives the statistics compared for a quantity.
+    """
     rows = []
     for a_label, b_label in pairs:
         a, b = summaries[a_label], summaries[b_label]
@@ -494,7 +523,7 @@ def z_checks(
         a, b = _columns(a.loc[common]), _columns(b.loc[common])  # arrays: no per-cell lookup
         scale = np.hypot(a["sd"], b["sd"]) / np.sqrt(2)
         for i, quantity in enumerate(common):
-            for stat in (statistics_of or {}).get(quantity, statistics):
+            for stat in statistics_of(quantity):
                 se = np.hypot(a[f"mcse_{stat}"][i], b[f"mcse_{stat}"][i])
                 batch = np.hypot(a[f"batch_{stat}"][i], b[f"batch_{stat}"][i])
                 row = _z_row(f"{a_label} vs {b_label}", quantity, stat, a[stat][i], b[stat][i], se)
@@ -507,11 +536,17 @@ def z_checks(
                         "scale": scale[i],
                     }
                 )
+    return rows
+
+
+def _exact_rows(summaries, reference: Mapping[str, ExactMarginal], statistics_of) -> list[dict]:
+    """Return the z-checks of every side against the exact answer, where it is known."""
+    rows = []
     for label, summary in summaries.items():
-        for quantity, exact in (reference or {}).items():
+        for quantity, exact in reference.items():
             if quantity not in summary.index:
                 continue
-            for stat in (statistics_of or {}).get(quantity, statistics):
+            for stat in statistics_of(quantity):
                 truth = exact.statistic(stat)
                 if truth is None:
                     continue
@@ -530,11 +565,7 @@ def z_checks(
                         "scale": scale,
                     }
                 )
-    columns = ["comparison", "side", "kind", "quantity", "statistic", "a", "b", "z", "p", "se"]
-    columns += ["se_batch", "scale"]
-    table = pd.DataFrame(rows, columns=columns)
-    table["p"] = z_p_values(table["z"].to_numpy(dtype=float), table["statistic"])
-    return table
+    return rows
 
 
 def _columns(frame: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -810,16 +841,6 @@ def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | 
     return AGREE if equivalent.astype(bool).all() else INCONCLUSIVE
 
 
-def z_label(statistic: str) -> str:
-    """Return a z-check's ``statistic`` label in the checks table: ``"mean"`` -> ``"z(mean)"``."""
-    return f"z({statistic})"
-
-
-def compared_statistic(label: str) -> str:
-    """Return the statistic a z-check compares, from its label: ``"z(mean)"`` -> ``"mean"``."""
-    return label.removeprefix("z(").removesuffix(")")
-
-
 CHECK_RESOLUTION_COLUMNS = ("difference", "resolution", "tolerance", "equivalent")
 """Columns a z-check adds to :data:`CHECK_COLUMNS` (:func:`resolutions`), with ``gross``."""
 CHECK_TEST_COLUMNS = ("p", "level", "note")
@@ -903,23 +924,15 @@ def compare_draws(
     tolerances(tolerance)  # checks it
     chains = {da.sizes["chain"] for da in sides.values()}
     original = sides
-    discrete = discrete_quantities(sides)
-    probs = [p for p in PROBS if quantile_label(p) in statistics]
-    indicators = lattice_indicators(sides, discrete, probs)
-    statistics_of = {q: [s for s in statistics if s in DISCRETE_STATISTICS] for q in discrete}
-    cut = [str(q) for q in next(iter(indicators.values()))["quantity"].values] if sides else []
-    statistics_of.update({q: [s for s in statistics if s == "mean"] for q in cut})
-    if cut:
-        sides = {
-            label: xr.concat([da, indicators[label]], "quantity") for label, da in sides.items()
-        }
+    sides, statistics_of = _with_lattice_indicators(sides, statistics)
     summaries = summarize_sides(sides)
     z_table = holm(z_checks(summaries, pairs, reference, statistics, statistics_of), alpha)
     z_table = resolutions(z_table, tolerance, alpha_equivalence, means_only)
     draws = {label: da.sizes["draw"] for label, da in sides.items()}
     gates = diagnostic_checks(summaries, max(chains), draws)
     support = support_checks(sides)
-    z_table = z_table.assign(value=z_table["z"], statistic=z_table["statistic"].map(z_label))
+    labels = [Statistic(statistic).check for statistic in z_table["statistic"]]
+    z_table = z_table.assign(value=z_table["z"], statistic=labels)
     z_table["gross"] = gross_differences(z_table)
     z_table["note"] = check_notes(z_table)
     columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS, *CHECK_TEST_COLUMNS]
@@ -930,6 +943,29 @@ def compare_draws(
     if multivariate:
         checks = with_energy_checks(checks, original, pairs, summaries)
     return verdict_of(checks), checks, summaries
+
+
+def _with_lattice_indicators(
+    sides: Mapping[str, xr.DataArray], statistics: Sequence[str]
+) -> tuple[dict[str, xr.DataArray], dict[str, list[str]]]:
+    """Return the sides with their discrete quantities' indicators added, and what each compares.
+
+    A discrete quantity (:func:`discrete_quantities`) is compared by its mean and
+    sd only (:data:`DISCRETE_STATISTICS`), and its indicators ``P(X <= k)`` at the
+    pooled quantiles (:func:`lattice_indicators`) by their mean; the second value
+    maps each such quantity to its statistics (every other quantity: ``statistics``).
+    """
+    discrete = discrete_quantities(sides)
+    probs = [p for p in PROBS if quantile_label(p) in statistics]
+    indicators = lattice_indicators(sides, discrete, probs)
+    statistics_of = {q: [s for s in statistics if s in DISCRETE_STATISTICS] for q in discrete}
+    cut = [str(q) for q in next(iter(indicators.values()))["quantity"].values] if sides else []
+    statistics_of.update({q: [s for s in statistics if s == "mean"] for q in cut})
+    if cut:
+        sides = {
+            label: xr.concat([da, indicators[label]], "quantity") for label, da in sides.items()
+        }
+    return dict(sides), statistics_of
 
 
 def verdict_of(checks: pd.DataFrame) -> str:

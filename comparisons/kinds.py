@@ -1,4 +1,4 @@
-"""The words of a comparison's contract, as enums: verdicts, side roles, check kinds.
+"""The words of a comparison's contract, as enums: verdicts, roles, checks, statistics.
 
 Each is a :class:`enum.StrEnum`, so a member *is* its word: it is written to the
 JSON report and the page as that word (``Verdict.AGREE`` as ``"agree"``) and
@@ -65,3 +65,43 @@ class CheckKind(_Word):
 
 Z_KINDS = (CheckKind.AGREEMENT, CheckKind.EXACT)
 """The kinds whose rows are z-checks (a statistic, its MCSE, a Holm threshold)."""
+
+
+class Statistic(_Word):
+    """A statistic compared for every quantity: the mean, the sd and three quantiles.
+
+    The quantiles are those of :data:`mcmc_pairs.comparisons.pair.PROBS`
+    (``q5`` is the 5 % quantile). A z-check of a statistic is written in the
+    checks table as :attr:`check` (``"z(mean)"``) and read back with
+    :meth:`of_check`, an exact lookup that refuses any other word.
+    """
+
+    MEAN = "mean"
+    SD = "sd"
+    Q5 = "q5"
+    Q50 = "q50"
+    Q95 = "q95"
+
+    @property
+    def check(self) -> str:
+        """The ``statistic`` of its z-checks in the checks table: ``"z(mean)"``."""
+        return f"z({self.value})"
+
+    @property
+    def mcse(self) -> str:
+        """The column of its Monte Carlo standard error in a summary: ``"mcse_mean"``."""
+        return f"mcse_{self.value}"
+
+    @classmethod
+    def of_check(cls, label: str) -> Statistic:
+        """Return the statistic a z-check's ``label`` names: ``"z(q95)"`` -> ``Q95``.
+
+        Raises
+        ------
+        ValueError
+            ``label`` is not the :attr:`check` of a statistic.
+        """
+        for statistic in cls:
+            if statistic.check == label:
+                return statistic
+        raise ValueError(f"{label!r} is not a z-check's statistic ({[s.check for s in cls]})")

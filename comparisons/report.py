@@ -27,11 +27,10 @@ from mcmc_pairs.comparisons.agreement import (
     INCONCLUSIVE,
     NOT_CONVERGED,
     STATISTICS,
-    compared_statistic,
     tolerances,
 )
 from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
-from mcmc_pairs.comparisons.kinds import Z_KINDS, CheckKind
+from mcmc_pairs.comparisons.kinds import Z_KINDS, CheckKind, Statistic
 from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_COLOURS = {
@@ -181,7 +180,7 @@ def resolution_table(result: PairResult) -> pd.DataFrame:
     z = z[z["tolerance"].notna()]
     if z.empty:
         return pd.DataFrame()
-    stat = z["statistic"].map(compared_statistic)
+    stat = z["statistic"].map(Statistic.of_check)
     z = z.assign(stat=stat, excess=z["resolution"] / z["tolerance"])
     table = z.pivot_table(index="quantity", columns="stat", values="resolution", aggfunc="max")
     order = z.groupby("quantity")["excess"].max().sort_values(ascending=False).index

@@ -23,7 +23,7 @@ import pandas as pd
 import xarray as xr
 
 from mcmc_pairs.comparisons import agreement
-from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind
+from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC
 from mcmc_pairs.comparisons.settings import Settings
@@ -46,6 +46,9 @@ the variance of a difference that is still undecided (:func:`_reference_limits`)
 ROLES = (HANDROLLED, USER, PYMC, PYMC_STEP)
 """What a side is: a hand-rolled variant of the pair, a sampler under test, the PyMC
 reference (label ``"pymc"``), or a second PyMC reference (a step method)."""
+SEVERITY = agreement.VERDICTS  # = kinds.SEVERITY: best to worst; the pair's is its worst side's
+DECIDED = (agreement.AGREE, agreement.DISAGREE)
+"""The verdicts that end a sequential run (every side under test has one)."""
 
 
 @dataclass
@@ -132,15 +135,12 @@ def run_pair(
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
 
-    The run is sequential: it compares the sides at ``draws`` per chain, and
-    while a side under test is neither ``agree`` nor ``disagree`` it doubles
-    the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
-    ``max_seconds``. A sampler that accepts ``state`` continues its chains
-    (:func:`mcmc_pairs.comparisons.contract.resumable`); any other side, PyMC's
-    included, is rerun from the start with the same seed and more draws. Each
-    look spends part of the error rates (:func:`spent`), so the verdict's
-    error rates hold over all the looks. The energy check runs once, at the
-    last look.
+    The run is sequential (:class:`_Comparison` names its steps): it compares
+    the sides at ``draws`` per chain, and while a side under test is neither
+    ``agree`` nor ``disagree`` it doubles the draws (:func:`look_draws`) and
+    looks again, until ``max_draws`` or ``max_seconds``. Each look spends part
+    of the error rates (:func:`spent`), so the verdict's error rates hold over
+    all the looks. The energy check runs once, at the last look.
 
     Parameters
     ----------
@@ -151,20 +151,10 @@ def run_pair(
         signature). It replaces the registered hand-rolled variants.
     data : mapping, optional
         Data for both sides; default ``pair.load_data()``.
-    draws, tune, chains, seed : int, optional
-        Override the pair's default settings; both sides get the same ones.
-    tolerance : float, optional
-        The resolution ``agree`` certifies, in posterior sds (default
-        :data:`mcmc_pairs.comparisons.settings.TOLERANCE`).
-    max_draws : int, optional
-        Draws per chain the run may grow to (default
-        :data:`~mcmc_pairs.comparisons.settings.BUDGET_FACTOR`
-        times ``draws``; ``max_draws=draws`` makes one look).
-    max_seconds : float, optional
-        No new look starts once it would likely end after this many seconds.
-    timeout : float, optional
-        Stop a hand-written sampler's call that takes longer than this many
-        seconds (it runs in a child process): :class:`SamplerError`.
+    draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
+        Override the pair's default settings (``None`` keeps the default); each
+        is documented, with its bounds, in
+        :data:`mcmc_pairs.comparisons.settings.FIELDS`. Both sides get the same.
     progress : callable, optional
         Receives a :class:`RunEvent` at the start and the end of every side
         and between looks (default: print it to stderr).
@@ -183,51 +173,21 @@ def run_pair(
         Bad settings or data; :class:`mcmc_pairs.comparisons.contract.SamplerError` if the
         sampler under test fails or returns the wrong names or shapes.
     """
-    say = progress or _stderr
-    settings = resolve_settings(
-        pair,
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        seed=seed,
-        tolerance=tolerance,
-        max_draws=max_draws,
-        max_seconds=max_seconds,
-        timeout=timeout,
-    )
-    data, cache = _reused_pymc(pymc_from, pair, settings, data)
-    witness, shapes = _witness(pair, data)
-    growing = _growing_sides(pair, sampler, data, settings, witness, shapes, cache)
-    reference = dict(pair.reference(data)) if pair.reference else {}
+    overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
+    overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
+    settings = resolve_settings(pair, **overrides)
+    run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, progress or _stderr)
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
-    sides: dict[str, Side] = {}
     looks: list[_Look] = []
-    to_grow = list(growing)  # every side at the first look
+    to_grow = list(run.growing)  # every side at the first look
     for k, n in enumerate(schedule, start=1):
-        look = _look(
-            k,
-            n,
-            len(schedule),
-            pair,
-            data,
-            settings,
-            growing,
-            to_grow,
-            sides,
-            reference,
-            witness,
-            say,
-        )
-        looks.append(look)
-        now = time.perf_counter()
-        budget = settings["max_seconds"]
-        out_of_time = budget is not None and (now - started) + 2 * look.seconds > budget
-        if look.decided or out_of_time or k == len(schedule):
+        looks.append(look := run.look(k, n, len(schedule), to_grow))
+        if look.decided or k == len(schedule) or run.out_of_time(started, look):
             break
-        to_grow = _sides_to_grow(sides, look)
-        say(RunEvent(pair.name, "", "look", settings["chains"], n, look.seconds, look.verdicts))
-    return _finish(pair, settings, sides, looks, reference, data, cache)
+        to_grow = run.sides_to_grow(look)
+        run.say(RunEvent(pair.name, "", "look", settings["chains"], n, look.seconds, look.verdicts))
+    return run.finish(looks)
 
 
 @dataclass
@@ -258,6 +218,134 @@ class _Look:
             "seconds": self.seconds,
             "verdicts": dict(self.verdicts),
         }
+
+
+@dataclass
+class _Comparison:
+    """One run of :func:`run_pair`, in named steps: prepare, look, grow, finish.
+
+    :meth:`prepare` checks the data against the model and makes every side a
+    :class:`~mcmc_pairs.comparisons.sides.DrawSource`; :meth:`look` grows some
+    sides and compares them all (:mod:`mcmc_pairs.comparisons.agreement` decides);
+    :meth:`sides_to_grow` chooses the next look's sides; :meth:`finish` adds
+    the energy check and makes the :class:`PairResult`. A sampler that accepts
+    ``state`` continues its chains
+    (:func:`mcmc_pairs.comparisons.contract.resumable`); any other side,
+    PyMC's included, is rerun from the start with the same seed and more draws.
+
+    Attributes
+    ----------
+    growing : dict of str to DrawSource
+        Every side by label: the samplers under test, then PyMC's reference and
+        its second references.
+    sides : dict of str to Side
+        Each side's draws at its latest growth.
+    cache : dict
+        PyMC's runs by (label, draws), reused by a later run's ``pymc_from``.
+    """
+
+    pair: Pair
+    data: Mapping[str, Any]
+    settings: Settings
+    witness: ModelWitness
+    reference: dict[str, ExactMarginal]
+    growing: dict[str, DrawSource]
+    cache: dict
+    say: Callable[[RunEvent], None]
+    sides: dict[str, Side] = field(default_factory=dict)
+
+    @classmethod
+    def prepare(cls, pair: Pair, sampler, data, settings: Settings, pymc_from, say) -> _Comparison:
+        """Check the data against the pair's model and make every side; nothing sampled yet."""
+        data, cache = _reused_pymc(pymc_from, pair, settings, data)
+        witness, shapes = _witness(pair, data)
+        growing = _growing_sides(pair, sampler, data, settings, witness, shapes, cache)
+        reference = dict(pair.reference(data)) if pair.reference else {}
+        return cls(pair, data, settings, witness, reference, growing, cache, say)
+
+    def look(self, k: int, n: int, looks: int, to_grow: list[str]) -> _Look:
+        """Grow the sides ``to_grow`` to ``n`` draws, compare all; a :class:`_Look`.
+
+        Look ``k`` of at most ``looks`` spends its share of both error rates
+        (:func:`spent`); the energy check waits for the last look (:meth:`finish`).
+        """
+        look_start = time.perf_counter()
+        for label in self.growing:  # in the run's order of sides, whatever the order of to_grow
+            if label in to_grow:
+                self.sides[label] = self.growing[label].grow(n, self.say)
+        products = _attach_quantities(
+            self.pair, self.data, self.sides, self.reference, self.witness
+        )
+        compared = [(label, PYMC) for label, side in self.sides.items() if side.role != PYMC]
+        quantities = {label: side.quantities for label, side in self.sides.items()}
+        alpha = spent(k, looks, agreement.ALPHA)
+        alpha_equivalence = spent(k, looks, agreement.ALPHA_EQUIVALENCE)
+        _, checks, summaries = agreement.compare_draws(
+            quantities,
+            compared,
+            self.reference,
+            statistics=self.pair.statistics,
+            alpha=alpha,
+            tolerance=self.settings["tolerance"],
+            alpha_equivalence=alpha_equivalence,
+            means_only=products,
+            multivariate=False,
+        )
+        verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
+        return _Look(
+            k=k,
+            draws=n,
+            grown=list(self.sides) if k == 1 else list(to_grow),
+            alpha=alpha,
+            alpha_equivalence=alpha_equivalence,
+            seconds=time.perf_counter() - look_start,
+            verdicts=verdicts,
+            decided=all(verdicts[label] in DECIDED for label in self.under_test()),
+            checks=checks,
+            summaries=summaries,
+            quantities=quantities,
+            compared=compared,
+        )
+
+    def under_test(self) -> list[str]:
+        """Return the labels of the sides whose verdicts make the run's."""
+        return [label for label, side in self.sides.items() if side.role in UNDER_TEST]
+
+    def out_of_time(self, started: float, look: _Look) -> bool:
+        """Return True when another look, at twice this one's time, would pass ``max_seconds``."""
+        budget = self.settings["max_seconds"]
+        return budget is not None and (time.perf_counter() - started) + 2 * look.seconds > budget
+
+    def sides_to_grow(self, look: _Look) -> list[str]:
+        """Return the sides the next look grows: those under test, and PyMC when it limits them."""
+        labels = self.under_test()
+        if _reference_limits(look.checks, look.summaries, labels):
+            labels.append(PYMC)
+        return labels
+
+    def finish(self, looks: list[_Look]) -> PairResult:
+        """Add the energy check to the last look's checks; return the run's :class:`PairResult`."""
+        last = looks[-1]
+        checks = agreement.with_energy_checks(
+            last.checks, last.quantities, last.compared, last.summaries
+        )
+        verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
+        last.verdicts = verdicts
+        return PairResult(
+            pair=self.pair,
+            settings=self.settings,
+            sides=self.sides,
+            verdict=max((verdicts[label] for label in self.under_test()), key=SEVERITY.index),
+            verdicts=verdicts,
+            checks=checks,
+            summaries=last.summaries,
+            reference=self.reference,
+            timings={label: side.timings["total_s"] for label, side in self.sides.items()},
+            data=self.data,
+            looks=[look.record() for look in looks],
+            pymc_runs=self.cache,
+            discrete=agreement.discrete_quantities(last.quantities),
+        )
 
 
 def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mapping, dict]:
@@ -313,91 +401,6 @@ def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dic
     return growing
 
 
-def _look(k, n, looks, pair, data, settings, growing, to_grow, sides, reference, witness, say):
-    """Grow the sides ``to_grow`` to ``n`` draws (``sides`` updated), compare all; a :class:`_Look`.
-
-    Look ``k`` of at most ``looks`` spends its share of both error rates
-    (:func:`spent`); the energy check waits for the last look (:func:`_finish`).
-    """
-    look_start = time.perf_counter()
-    for label in growing:  # in the run's order of sides, whatever the order of to_grow
-        if label in to_grow:
-            sides[label] = growing[label].grow(n, say)
-    products = _attach_quantities(pair, data, sides, reference, witness)
-    compared = [(label, PYMC) for label, side in sides.items() if side.role != PYMC]
-    quantities = {label: side.quantities for label, side in sides.items()}
-    alpha = spent(k, looks, agreement.ALPHA)
-    alpha_equivalence = spent(k, looks, agreement.ALPHA_EQUIVALENCE)
-    _, checks, summaries = agreement.compare_draws(
-        quantities,
-        compared,
-        reference,
-        statistics=pair.statistics,
-        alpha=alpha,
-        tolerance=settings["tolerance"],
-        alpha_equivalence=alpha_equivalence,
-        means_only=products,
-        multivariate=False,
-    )
-    verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
-    decided = all(
-        verdicts[label] in (agreement.AGREE, agreement.DISAGREE)
-        for label, side in sides.items()
-        if side.role in UNDER_TEST
-    )
-    return _Look(
-        k=k,
-        draws=n,
-        grown=list(sides) if k == 1 else list(to_grow),
-        alpha=alpha,
-        alpha_equivalence=alpha_equivalence,
-        seconds=time.perf_counter() - look_start,
-        verdicts=verdicts,
-        decided=decided,
-        checks=checks,
-        summaries=summaries,
-        quantities=quantities,
-        compared=compared,
-    )
-
-
-def _sides_to_grow(sides: Mapping[str, Side], look: _Look) -> list[str]:
-    """Return the sides the next look grows: those under test, and PyMC when it limits them."""
-    labels = [label for label, side in sides.items() if side.role in UNDER_TEST]
-    if _reference_limits(look.checks, look.summaries, labels):
-        labels.append(PYMC)
-    return labels
-
-
-def _finish(pair, settings, sides, looks: list[_Look], reference, data, cache) -> PairResult:
-    """Add the energy check to the last look's checks; return the run's :class:`PairResult`."""
-    last = looks[-1]
-    checks = agreement.with_energy_checks(
-        last.checks, last.quantities, last.compared, last.summaries
-    )
-    verdicts = agreement.side_verdicts(checks, list(sides), reference=PYMC)
-    last.verdicts = verdicts
-    under_test = [verdicts[label] for label, side in sides.items() if side.role in UNDER_TEST]
-    return PairResult(
-        pair=pair,
-        settings=settings,
-        sides=sides,
-        verdict=max(under_test, key=SEVERITY.index),
-        verdicts=verdicts,
-        checks=checks,
-        summaries=last.summaries,
-        reference=reference,
-        timings={label: side.timings["total_s"] for label, side in sides.items()},
-        data=data,
-        looks=[look.record() for look in looks],
-        pymc_runs=cache,
-        discrete=agreement.discrete_quantities(last.quantities),
-    )
-
-
-SEVERITY = agreement.VERDICTS  # = kinds.SEVERITY: best to worst; the pair's is its worst side's
-
-
 def _reference_limits(
     checks: pd.DataFrame, summaries: Mapping[str, pd.DataFrame], labels: list[str]
 ) -> bool:
@@ -421,7 +424,7 @@ def _reference_limits(
     ]
     reference = summaries[PYMC]
     for row in open_.itertuples():
-        column = f"mcse_{agreement.compared_statistic(row.statistic)}"
+        column = Statistic.of_check(row.statistic).mcse
         theirs = reference.at[row.quantity, column] ** 2
         if theirs >= REFERENCE_SHARE * (theirs + summaries[row.side].at[row.quantity, column] ** 2):
             return True

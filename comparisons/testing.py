@@ -57,12 +57,10 @@ def compare(
     name : str, optional
         The comparison's name (reports); default the model's folder, module and function
         (:func:`mcmc_pairs.comparisons.byom.default_name`).
-    draws, tune, chains, seed : int, optional
-        Settings shared by both sides; default the model module's ``SETTINGS``,
-        then 1000, 1000, 4 and a fixed seed.
-    tolerance, max_draws, max_seconds, timeout : optional
-        The resolution ``agree`` certifies, the run's budget and the sampler's
-        time limit per call (:func:`mcmc_pairs.comparisons.run.run_pair`).
+    draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
+        Settings shared by both sides (:data:`mcmc_pairs.comparisons.settings.FIELDS`
+        documents each, with its bounds); default the model module's ``SETTINGS``,
+        then the defaults there (1000, 1000, 4, a fixed seed, ...).
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
@@ -95,20 +93,9 @@ def compare(
     if isinstance(data, str | Path):
         data = read_data(data, argument="data")
     pair = model_pair(build_model, data, sampler, name=name, **extras)
-    result = run_pair(
-        pair,
-        sampler=sampler,
-        data=data,
-        draws=draws,
-        tune=tune,
-        chains=chains,
-        seed=seed,
-        tolerance=tolerance,
-        max_draws=max_draws,
-        max_seconds=max_seconds,
-        timeout=timeout,
-        progress=progress,
-    )
+    settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
+    settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
+    result = run_pair(pair, sampler=sampler, data=data, progress=progress, **settings)
     if out is not None:
         from mcmc_pairs.comparisons.report import write_pair_report
 

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from mcmc_pairs.comparisons import agreement, run
 from mcmc_pairs.comparisons.kinds import SEVERITY, UNDER_TEST, CheckKind, Role, Verdict
 
@@ -21,3 +23,16 @@ def test_the_harness_uses_them():
     assert (agreement.AGREE, agreement.NOT_CONVERGED) == (Verdict.AGREE, Verdict.NOT_CONVERGED)
     assert run.UNDER_TEST == UNDER_TEST == (Role.HANDROLLED, Role.USER)
     assert max(["agree", Verdict.INCONCLUSIVE], key=SEVERITY.index) == "inconclusive"
+
+
+def test_a_statistic_is_written_once_and_read_back_exactly():
+    from mcmc_pairs.comparisons.kinds import Statistic
+    from mcmc_pairs.comparisons.pair import PROBS, quantile_label
+
+    assert [s.check for s in Statistic] == ["z(mean)", "z(sd)", "z(q5)", "z(q50)", "z(q95)"]
+    assert all(Statistic.of_check(s.check) is s for s in Statistic)
+    assert Statistic.Q95.mcse == "mcse_q95"
+    assert {quantile_label(p) for p in PROBS} <= set(Statistic)  # every compared quantile
+    for wrong in ("mean", "z(q99)", "z(mean", "energy"):
+        with pytest.raises(ValueError, match="not a z-check's statistic"):
+            Statistic.of_check(wrong)
