@@ -43,8 +43,9 @@ GROWING_ARGS = ["--draws", "50", "--tune", "100", "--max-draws", "1600", "--seed
 VALIDATE_ARGS = ["--scheduler", "synchronous", "--seed", "3"]
 SBC_ARGS = ["--method", "sbc", "--replications", "20", "--draws", "200", "--tune", "50"]
 GEWEKE_ARGS = ["--method", "geweke", "--replications", "4", "--steps", "40", "--tune", "5"]
-RERUN_ARGS = ["--method", "sbc", "--replications", "10", "--draws", "40", "--tune", "20"]
-"""SBC whose short runs fall below the effective-draws floor and are rerun, doubling."""
+RERUN_ARGS = ["--method", "sbc", "--replications", "10", "--draws", "100", "--tune", "20"]
+"""SBC whose short runs fall below the effective-draws floor and are rerun, doubling (one
+chain: every replication of regression at seed 3 is rerun once, at 200 draws)."""
 PYMC_SBC_ARGS = ["--method", "sbc", "--replications", "4", "--draws", "200", "--tune", "200"]
 EXAMPLE = "examples/eight_schools"
 TIMING_KEYS = frozenset(
