@@ -54,8 +54,8 @@ What a pass certifies
     :func:`sensitivity` states the smallest miscalibration the run detects with
     95 % power: a shift of the posterior mean by ``s`` posterior sds and an sd
     ratio outside ``[r1, r2]``, measured by planting such distortions into the
-    run's own kept draws (its docstring gives the design). The page and the
-    JSON (``sensitivity``) carry it; a ``pass`` says it.
+    run's own kept draws (:func:`_quantity_thresholds` gives the design). The
+    page and the JSON (``sensitivity``) carry it; a ``pass`` says it.
 
 Reranking
     Each ranked replication stores its ``L`` kept draws of the parameters and its
@@ -175,35 +175,15 @@ def sbc_replication(
         If ``chains * draws < L`` or ``max_draws < draws``.
     """
     start = time.perf_counter()
-    draws, chains = settings["draws"], settings["chains"]
-    max_draws = settings.get("max_draws") or draws
-    if chains * draws < SBC_RANK_DRAWS:
-        raise ValueError(
-            f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
-        )
-    if max_draws < draws:
-        raise ValueError(f"max_draws must be >= draws ({draws}), got {max_draws}")
+    chains = settings["chains"]
+    max_draws = _checked_budget(settings)
     func = resolve(sampler)
     name = sampler_name(sampler)
     theta, y, rng = simulated(sim, seed)
     sampler_seed = int(rng.integers(0, 2**32))
-    reruns = 0
-    while True:  # the same data and sampler seed at every run: nothing depends on the chunking
-        output = call_sampler(
-            name, func, y, draws=draws, tune=settings["tune"], chains=chains,
-            random_seed=sampler_seed,
-        )  # fmt: skip
-        post = check_draws(output, theta, name, chains, draws)
-        q_post, names = sbc_quantities(sim, post, y)
-        total = chains * draws
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities: NaN ESS
-            ess = azs.ess(q_post, method="bulk")
-        finite = ess[np.isfinite(ess)]
-        min_ess = float(finite.min()) if finite.size else float(total)
-        if min_ess >= SBC_RANK_DRAWS or draws >= max_draws:
-            break
-        draws, reruns = min(2 * draws, max_draws), reruns + 1
+    post, q_post, names, min_ess, draws, reruns = _run_until_effective(
+        sim, (name, func), theta, y, settings, max_draws, sampler_seed
+    )
     out = {
         "quantities": names,
         "ess": min_ess,
@@ -217,18 +197,110 @@ def sbc_replication(
             **out, "ranks": None, "refused": True, "thin": None, "draws": None,
             "seconds": time.perf_counter() - start,
         }  # fmt: skip
+    ranked = _ranked_fields(sim, post, q_post, names, theta, y, seed, chains * draws)
+    return {**out, **ranked, "seconds": time.perf_counter() - start}
+
+
+def _checked_budget(settings: Mapping[str, int]) -> int:
+    """Return ``max_draws`` (default ``draws``) after checking the run can give ``L`` ranks.
+
+    Raises ValueError if ``chains * draws < L`` or ``max_draws < draws``.
+    """
+    draws, chains = settings["draws"], settings["chains"]
+    max_draws = settings.get("max_draws") or draws
+    if chains * draws < SBC_RANK_DRAWS:
+        raise ValueError(
+            f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
+        )
+    if max_draws < draws:
+        raise ValueError(f"max_draws must be >= draws ({draws}), got {max_draws}")
+    return max_draws
+
+
+def _run_until_effective(
+    sim: Simulator,
+    named_sampler: tuple[str, Callable],
+    theta: Mapping,
+    y: Mapping,
+    settings: Mapping[str, int],
+    max_draws: int,
+    sampler_seed: int,
+) -> tuple[dict, np.ndarray, list, float, int, int]:
+    """Run the sampler on ``y``, doubling its draws per chain until ``L`` effective draws.
+
+    Every run has the same data and sampler seed, so nothing depends on the
+    chunking. It stops at the first run whose smallest bulk ESS over the test
+    quantities (:func:`_smallest_ess`) is at least ``L``, or at ``max_draws``.
+
+    Returns
+    -------
+    post : dict of str to ndarray
+        The last run's draws, each (chains, draws, *shape).
+    q_post : ndarray (chains, draws, Q)
+        Their test quantities (:func:`sbc_quantities`), named by ``names``.
+    names : list of str
+    min_ess : float
+        The last run's smallest bulk ESS.
+    draws, reruns : int
+        Draws per chain of the last run, and how many times it was rerun.
+    """
+    name, func = named_sampler
+    draws, chains = settings["draws"], settings["chains"]
+    reruns = 0
+    while True:  # the same data and sampler seed at every run: nothing depends on the chunking
+        output = call_sampler(
+            name, func, y, draws=draws, tune=settings["tune"], chains=chains,
+            random_seed=sampler_seed,
+        )  # fmt: skip
+        post = check_draws(output, theta, name, chains, draws)
+        q_post, names = sbc_quantities(sim, post, y)
+        min_ess = _smallest_ess(q_post, chains * draws)
+        if min_ess >= SBC_RANK_DRAWS or draws >= max_draws:
+            break
+        draws, reruns = min(2 * draws, max_draws), reruns + 1
+    return post, q_post, names, min_ess, draws, reruns
+
+
+def _smallest_ess(q_post: np.ndarray, total: int) -> float:
+    """Smallest finite bulk ESS of the quantities ``q_post`` (chains, draws, Q); ``total`` if none.
+
+    A constant quantity has NaN ESS and is left out.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # constant quantities: NaN ESS
+        ess = azs.ess(q_post, method="bulk")
+    finite = ess[np.isfinite(ess)]
+    return float(finite.min()) if finite.size else float(total)
+
+
+def _ranked_fields(
+    sim: Simulator,
+    post: Mapping[str, np.ndarray],
+    q_post: np.ndarray,
+    names: list,
+    theta: Mapping,
+    y: Mapping,
+    seed: np.random.SeedSequence,
+    total: int,
+) -> dict:
+    """Keep ``L`` draws evenly spaced over the run and rank the truth among them.
+
+    ``post`` holds ``total`` draws in all (each (chains, draws, *shape)), ``q_post``
+    their quantities (chains, draws, Q). Returns the replication's ``ranks`` (in
+    the order of ``names``), ``refused`` (False), ``thin``, the kept ``draws``
+    ((L, *shape) per variable) and their quantities (:data:`QUANTITY_DRAWS`,
+    (L, Q)), as lists.
+    """
     keep = np.linspace(0, total - 1, SBC_RANK_DRAWS).round().astype(int)
     # chain-major: the chains concatenated; spacing (total - 1) / (L - 1) >= total / ESS
     kept = {var: a.reshape(total, *a.shape[2:])[keep] for var, a in post.items()}
     ranks = rank_truth(sim, kept, theta, y, seed, quantity_fn=None)
     return {
-        **out,
         "ranks": [ranks[n] for n in names],
         "refused": False,
         "thin": int(np.floor((total - 1) / (SBC_RANK_DRAWS - 1))),
         "draws": {var: a.tolist() for var, a in kept.items()},
         QUANTITY_DRAWS: q_post.reshape(total, -1)[keep].tolist(),
-        "seconds": time.perf_counter() - start,
     }
 
 
@@ -541,6 +613,27 @@ def sbc_checks(
     ValueError
         ``bins`` does not divide ``L + 1``; ``alpha`` outside (0, 1).
     """
+    _check_sbc_arguments(replications, alpha, bins)
+    ranked = [r for r in replications if r.get("ranks") is not None]
+    refused = [r for r in replications if r.get("ranks") is None]
+    names = (ranked or replications)[0]["quantities"]
+    ranks = np.array([r["ranks"] for r in ranked], dtype=int).reshape(len(ranked), len(names))
+    details = _bookkeeping(replications, ranked, refused, names, ranks)
+    rows = []
+    if len(ranked) >= 2:
+        rows = _band_rows(ranks, names)
+        details["bins"] = bins = bins or default_bins(len(ranked))
+        details["chi2"] = _chi2_rows(ranks, names, bins)
+    checks = _holm_band(pd.DataFrame(rows), alpha, len(ranked))
+    details["sensitivity"] = sensitivity(ranked, alpha)
+    return _count_refusals(checks, details, replications, refused, len(ranked))
+
+
+def _check_sbc_arguments(replications: Sequence[Mapping], alpha: float, bins: int | None) -> None:
+    """Raise ValueError on ``alpha`` outside (0, 1), no replications, or bad ``bins``.
+
+    ``bins`` (when given) must be at least 2 and divide ``L + 1``.
+    """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     if not replications:
@@ -548,14 +641,24 @@ def sbc_checks(
     n_values = SBC_RANK_DRAWS + 1
     if bins is not None and (n_values % bins or bins < 2):
         raise ValueError(f"bins must divide {n_values}, got {bins}")
-    ranked = [r for r in replications if r.get("ranks") is not None]
-    refused = [r for r in replications if r.get("ranks") is None]
-    fraction = len(refused) / len(replications)
-    names = (ranked or replications)[0]["quantities"]
-    ranks = np.array([r["ranks"] for r in ranked], dtype=int).reshape(len(ranked), len(names))
+
+
+def _bookkeeping(
+    replications: Sequence[Mapping],
+    ranked: list[Mapping],
+    refused: list[Mapping],
+    names: list,
+    ranks: np.ndarray,
+) -> dict[str, Any]:
+    """Return :func:`sbc_checks`'s details before any test: ranks, refusals, reruns, draws used.
+
+    ``ranks`` is (R, Q), R ranked replications by the quantities ``names``. The
+    tests' entries (``bins``, ``chi2``, ``sensitivity``) and the refusals'
+    verdict (``not_converged``, ``message``) start empty.
+    """
     rerun = [r for r in replications if r.get("reruns")]
     used = sorted({r["draws_used"] for r in replications if "draws_used" in r})
-    details: dict[str, Any] = {
+    return {
         "ranks": ranks.tolist(),
         "quantities": names,
         "L": SBC_RANK_DRAWS,
@@ -570,29 +673,56 @@ def sbc_checks(
         "message": "",
         "chi2": [],
     }
-    rows = []
-    if len(ranked) >= 2:
-        p = band_p_value(ranks.T)
-        stat = min_tail_probability(ranks.T)
-        rows = [
-            {"quantity": n, "statistic": ECDF_BAND, "value": float(stat[k]), "p": float(p[k])}
-            for k, n in enumerate(names)
-        ]
-        details["bins"] = bins = bins or default_bins(len(ranked))
-        chi2_p = chi2_p_value(ranks.T, bins)
-        width = n_values // bins
-        details["chi2"] = [
-            {
-                "quantity": n,
-                "value": float(
-                    stats.chisquare(np.bincount(ranks[:, k] // width, minlength=bins)).statistic
-                ),
-                "p": float(chi2_p[k]),
-            }
-            for k, n in enumerate(names)
-        ]
-    checks = _holm_band(pd.DataFrame(rows), alpha, len(ranked))
-    details["sensitivity"] = sensitivity(ranked, alpha)
+
+
+def _band_rows(ranks: np.ndarray, names: list) -> list[dict]:
+    """One ECDF band test per quantity of ``ranks`` (R, Q): rows of a check, before Holm's levels.
+
+    Each row has ``quantity``, ``statistic`` (:data:`ECDF_BAND`), ``value`` (the
+    smallest pointwise tail probability) and ``p`` (:func:`band_p_value`).
+    """
+    p = band_p_value(ranks.T)
+    stat = min_tail_probability(ranks.T)
+    return [
+        {"quantity": n, "statistic": ECDF_BAND, "value": float(stat[k]), "p": float(p[k])}
+        for k, n in enumerate(names)
+    ]
+
+
+def _chi2_rows(ranks: np.ndarray, names: list, bins: int) -> list[dict]:
+    """Chi-square of ``bins`` equal bins of each quantity's ranks (R, Q), shown beside the verdict.
+
+    One ``{"quantity", "value", "p"}`` per quantity.
+    """
+    chi2_p = chi2_p_value(ranks.T, bins)
+    width = (SBC_RANK_DRAWS + 1) // bins
+    return [
+        {
+            "quantity": n,
+            "value": float(
+                stats.chisquare(np.bincount(ranks[:, k] // width, minlength=bins)).statistic
+            ),
+            "p": float(chi2_p[k]),
+        }
+        for k, n in enumerate(names)
+    ]
+
+
+def _count_refusals(
+    checks: pd.DataFrame,
+    details: dict[str, Any],
+    replications: Sequence[Mapping],
+    refused: list[Mapping],
+    n_ranked: int,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Advise on refused replications; too many (or fewer than two ranked) is not converged.
+
+    Sets ``details["message"]``; when more than :data:`MAX_REFUSED_FRACTION` of
+    the replications are refused, or fewer than two are ranked, sets
+    ``details["not_converged"]`` and puts a failed ``refused fraction`` row
+    first in ``checks``. Returns the checks and the details.
+    """
+    fraction = len(refused) / len(replications)
     reached = max((r.get("draws_used", 0) for r in refused), default=0)
     at = f" at {reached} draws per chain" if reached else ""
     if refused:
@@ -601,7 +731,7 @@ def sbc_checks(
             f"{SBC_RANK_DRAWS} effective draws{at}, so their ranks would pile up at the ends); "
             "raise --max-draws or --draws, or use longer chains."
         )
-    if fraction > MAX_REFUSED_FRACTION or len(ranked) < 2:
+    if fraction > MAX_REFUSED_FRACTION or n_ranked < 2:
         details["not_converged"] = True
         details["message"] = (
             f"The sampler mixes too slowly for SBC at {reached or 'these'} draws"
@@ -648,6 +778,120 @@ def sensitivity(
 ) -> dict | None:
     r"""Return the smallest miscalibration the run detects with ``power``: shift and sd ratio.
 
+    Distortions of one test quantity at a time (its posterior mean shifted, its
+    sd scaled) are planted into each ranked replication's own kept draws, and
+    new SBC runs of the same size simulated under them are judged by the run's
+    own test; the design is in :func:`_quantity_thresholds`, the run's
+    statement (the worst quantity's) in :func:`_run_statement`. About 6 band
+    tests of ``resamples x R`` ranks per curve: two seconds for 200
+    replications of 11 quantities.
+
+    Parameters
+    ----------
+    replications : sequence of mapping
+        Outputs of :func:`sbc_replication`; ranked ones carry ``quantity_draws``.
+    alpha : float
+        The run's family-wise level.
+    resamples : int
+        Simulated runs per distortion.
+    power : float
+        The power the thresholds are stated at.
+
+    Returns
+    -------
+    dict or None
+        ``None`` with fewer than two ranked replications (or no stored
+        quantity draws). Else ``power``, ``shift`` (posterior sds),
+        ``sd_ratio`` (``[low, high]``: ratios at or below ``low``, at or above
+        ``high`` are detected), ``sd_ratio_measured`` (some quantity is not
+        discrete), ``quantities`` (per quantity ``quantity``, ``shift``,
+        ``sd_ratio_low``, ``sd_ratio_high``, ``informative`` (not constant),
+        ``lattice`` (discrete)), ``curves`` (per quantity, ``[distortion,
+        power]`` at the grid values the bisection evaluated), ``grid``,
+        ``resamples``, ``replications``, ``level``, ``seed``; a threshold not
+        reached on the grid is ``None``.
+
+    Raises
+    ------
+    ValueError
+        ``alpha`` or ``power`` outside (0, 1), ``resamples`` < 1.
+    """
+    _check_sensitivity_arguments(alpha, power, resamples)
+    ranked = [r for r in replications if r.get("ranks") is not None and QUANTITY_DRAWS in r]
+    if len(ranked) < 2:
+        return None
+    names = list(ranked[0]["quantities"])
+    n, m = len(ranked), len(names)
+    values = np.asarray([r[QUANTITY_DRAWS] for r in ranked], dtype=float)  # (n, L, Q)
+    level = alpha / m
+    gamma = band_gamma(n, level, SBC_RANK_DRAWS)
+    pick, jitter = _simulated_truths(resamples, n, m)
+    per_quantity, curves = [], {}
+    for k, name in enumerate(names):
+        z, varies = _standardised(values[:, :, k])
+        planted = _Planted(z, varies, pick, jitter, gamma, [SENSITIVITY_SEED, n, m, k])
+        row, curves[name] = _quantity_thresholds(name, planted, varies, power)
+        per_quantity.append(row)
+    return {
+        "power": power,
+        **_run_statement(per_quantity),
+        "quantities": per_quantity,
+        "curves": curves,
+        "grid": {
+            "shift": list(SHIFT_GRID),
+            "sd_ratio_low": list(NARROW_GRID),
+            "sd_ratio_high": list(WIDE_GRID),
+        },
+        "resamples": resamples,
+        "replications": n,
+        "level": level,
+        "seed": SENSITIVITY_SEED,
+    }
+
+
+def _check_sensitivity_arguments(alpha: float, power: float, resamples: int) -> None:
+    """Raise ValueError on ``alpha`` or ``power`` outside (0, 1), or ``resamples`` < 1."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if not 0 < power < 1:
+        raise ValueError(f"power must lie in (0, 1), got {power!r}")
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+        raise ValueError(f"resamples must be an integer >= 1, got {resamples!r}")
+
+
+def _simulated_truths(resamples: int, n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which kept draw is each simulated run's true value, and its randomised PIT's uniform.
+
+    Both (resamples, n), for ``n`` ranked replications of ``m`` quantities, from
+    the fixed seed :data:`SENSITIVITY_SEED`: the same truths and uniforms for
+    every quantity and every distortion.
+    """
+    rng = np.random.default_rng([SENSITIVITY_SEED, n, m])
+    pick = rng.integers(0, SBC_RANK_DRAWS, size=(resamples, n))  # which kept draw is the truth
+    jitter = rng.random((resamples, n))  # the randomised PIT's uniform
+    return pick, jitter
+
+
+def _standardised(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Standardise each row of one quantity's kept draws ``x`` (n, L) by its mean and sd.
+
+    Returns the standardised draws (n, L), each row sorted, and which rows
+    vary (n,) (bool): a row whose draws are constant (or not finite) is all
+    zeros.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = x.std(axis=1, ddof=1)
+        varies = np.isfinite(sd) & (sd > 0)
+        z = np.where(varies[:, None], (x - x.mean(axis=1, keepdims=True)) / sd[:, None], 0.0)
+    z = np.sort(np.nan_to_num(z, nan=0.0, posinf=0.0, neginf=0.0), axis=1)
+    return z, varies
+
+
+def _quantity_thresholds(
+    name: str, planted: _Planted, varies: np.ndarray, power: float
+) -> tuple[dict, dict]:
+    r"""Return one quantity's smallest distortions detected with ``power``, and its power curves.
+
     Design. A miscalibrated sampler is modelled by planting a distortion into
     each ranked replication's own kept draws of one test quantity at a time,
     the draws ``x`` standardised by their own mean and sd (the replication's
@@ -686,107 +930,61 @@ def sensitivity(
     (:data:`SHIFT_GRID`, :data:`NARROW_GRID`, :data:`WIDE_GRID`) whose power is
     at least ``power``, found by bisection (power grows with the distortion);
     ``None`` when the grossest falls short ("not reached on the grid"). A
-    shift counts when both directions reach it. The run's statement is the
-    worst over its quantities (constant quantities carry no information and are
-    left out): a shift of that many posterior sds in any one quantity is
-    detected with ``power``. About 6 band tests of ``resamples x R`` ranks per
-    curve: two seconds for 200 replications of 11 quantities.
+    shift counts when both directions reach it.
 
     Parameters
     ----------
-    replications : sequence of mapping
-        Outputs of :func:`sbc_replication`; ranked ones carry ``quantity_draws``.
-    alpha : float
-        The run's family-wise level.
-    resamples : int
-        Simulated runs per distortion.
+    name : str
+    planted : _Planted
+        The quantity's standardised kept draws, simulated truths and band level.
+    varies : ndarray of bool (n,)
+        Replications whose kept draws of the quantity are not constant.
     power : float
-        The power the thresholds are stated at.
 
     Returns
     -------
-    dict or None
-        ``None`` with fewer than two ranked replications (or no stored
-        quantity draws). Else ``power``, ``shift`` (posterior sds),
-        ``sd_ratio`` (``[low, high]``: ratios at or below ``low``, at or above
-        ``high`` are detected), ``sd_ratio_measured`` (some quantity is not
-        discrete), ``quantities`` (per quantity ``quantity``, ``shift``,
-        ``sd_ratio_low``, ``sd_ratio_high``, ``informative`` (not constant),
-        ``lattice`` (discrete)), ``curves`` (per quantity, ``[distortion,
-        power]`` at the grid values the bisection evaluated), ``grid``,
-        ``resamples``, ``replications``, ``level``, ``seed``; a threshold not
-        reached on the grid is ``None``.
-
-    Raises
-    ------
-    ValueError
-        ``alpha`` or ``power`` outside (0, 1), ``resamples`` < 1.
+    row : dict
+        ``quantity``, ``shift``, ``sd_ratio_low``, ``sd_ratio_high`` (``None``
+        when not reached, or for a lattice's ratios), ``informative``, ``lattice``.
+    curves : dict
+        Per distortion, ``[distortion, power]`` at the grid values evaluated.
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    if not 0 < power < 1:
-        raise ValueError(f"power must lie in (0, 1), got {power!r}")
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise ValueError(f"resamples must be an integer >= 1, got {resamples!r}")
-    ranked = [r for r in replications if r.get("ranks") is not None and QUANTITY_DRAWS in r]
-    if len(ranked) < 2:
-        return None
-    L = SBC_RANK_DRAWS
-    names = list(ranked[0]["quantities"])
-    n, m = len(ranked), len(names)
-    values = np.asarray([r[QUANTITY_DRAWS] for r in ranked], dtype=float)  # (n, L, Q)
-    level = alpha / m
-    gamma = band_gamma(n, level, L)
-    rng = np.random.default_rng([SENSITIVITY_SEED, n, m])
-    pick = rng.integers(0, L, size=(resamples, n))  # which kept draw is the truth
-    jitter = rng.random((resamples, n))  # the randomised PIT's uniform
-    grid = {
-        "shift": list(SHIFT_GRID),
-        "sd_ratio_low": list(NARROW_GRID),
-        "sd_ratio_high": list(WIDE_GRID),
-    }
-    per_quantity, curves = [], {}
-    for k, name in enumerate(names):
-        x = values[:, :, k]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            sd = x.std(axis=1, ddof=1)
-            varies = np.isfinite(sd) & (sd > 0)
-            z = np.where(varies[:, None], (x - x.mean(axis=1, keepdims=True)) / sd[:, None], 0.0)
-        z = np.sort(np.nan_to_num(z, nan=0.0, posinf=0.0, neginf=0.0), axis=1)
-        planted = _Planted(z, varies, pick, jitter, gamma, [SENSITIVITY_SEED, n, m, k])
-        curve = {"shift": _Curve(SHIFT_GRID, planted.shift)}
-        if not planted.lattice:  # a lattice's spread cannot be scaled: its sd is its mean's
-            curve["sd_ratio_low"] = _Curve(NARROW_GRID, planted.ratio)
-            curve["sd_ratio_high"] = _Curve(WIDE_GRID, planted.ratio)
-        per_quantity.append(
-            {"quantity": name, "shift": None, "sd_ratio_low": None, "sd_ratio_high": None,
-             **{key: c.threshold(power) for key, c in curve.items()},
-             "informative": bool(varies.any()), "lattice": planted.lattice}
-        )  # fmt: skip
-        curves[name] = {key: c.evaluated() for key, c in curve.items()}
+    curve = {"shift": _Curve(SHIFT_GRID, planted.shift)}
+    if not planted.lattice:  # a lattice's spread cannot be scaled: its sd is its mean's
+        curve["sd_ratio_low"] = _Curve(NARROW_GRID, planted.ratio)
+        curve["sd_ratio_high"] = _Curve(WIDE_GRID, planted.ratio)
+    row = {
+        "quantity": name, "shift": None, "sd_ratio_low": None, "sd_ratio_high": None,
+        **{key: c.threshold(power) for key, c in curve.items()},
+        "informative": bool(varies.any()), "lattice": planted.lattice,
+    }  # fmt: skip
+    return row, {key: c.evaluated() for key, c in curve.items()}
+
+
+def _run_statement(per_quantity: list[dict]) -> dict:
+    """Return the run's ``shift``, ``sd_ratio`` and ``sd_ratio_measured``: its worst quantity's.
+
+    The run's statement is the worst over its quantities (constant quantities
+    carry no information and are left out; discrete ones have no sd ratio): a
+    shift of that many posterior sds in any one quantity is detected with
+    ``power``. A threshold some quantity does not reach is ``None``.
+    """
     informative = [q for q in per_quantity if q["informative"]]
     continuous = [q for q in informative if not q["lattice"]]
-
-    def worst(key: str, among: list, pick_worst: Callable) -> float | None:
-        found = [q[key] for q in among]
-        return None if not found or None in found else pick_worst(found)
-
     return {
-        "power": power,
-        "shift": worst("shift", informative, max),
+        "shift": _worst("shift", informative, max),
         "sd_ratio": [
-            worst("sd_ratio_low", continuous, min),
-            worst("sd_ratio_high", continuous, max),
+            _worst("sd_ratio_low", continuous, min),
+            _worst("sd_ratio_high", continuous, max),
         ],
         "sd_ratio_measured": bool(continuous),
-        "quantities": per_quantity,
-        "curves": curves,
-        "grid": grid,
-        "resamples": resamples,
-        "replications": n,
-        "level": level,
-        "seed": SENSITIVITY_SEED,
     }
+
+
+def _worst(key: str, among: list[dict], pick_worst: Callable) -> float | None:
+    """``pick_worst`` of the quantities' ``key``; ``None`` if there are none or one is ``None``."""
+    found = [q[key] for q in among]
+    return None if not found or None in found else pick_worst(found)
 
 
 def _tilt(z: np.ndarray, target: float) -> np.ndarray:

@@ -132,10 +132,27 @@ def test_quantities(
         The quantity names, labelled as
         :func:`mcmc_pairs.comparisons.agreement.scalar_components` labels them.
     """
-    pair, test_params, witness = sim.pair, sim.test_params, sim.witness
+    comp, names = _components(sim, params, data)
+    out, labels = _moments(comp, names, squares=squares, sums=sums)
+    for qname, da in _derived_quantities(sim, params, data, names, log_likelihood).items():
+        out.append(np.asarray(da.transpose("chain", "draw").values, float)[..., None])
+        labels.append(qname)
+    return np.concatenate(out, axis=-1), labels
+
+
+def _components(
+    sim: Simulator, params: Mapping[str, np.ndarray], data: Mapping
+) -> tuple[np.ndarray, list[str]]:
+    """Return the scalar components of every draw, (chain, draw, C), and their names.
+
+    The components are those of the pair's variables (each (chain, draw, *shape) in
+    ``params``), or of ``sim.test_params(params, data)`` when the simulator has one,
+    flattened in C order and labelled ``var[i, j]``.
+    """
+    test_params = sim.test_params
     blocks, names = [], []
     components = dict(test_params(params, data)) if test_params is not None else params
-    for var in components if test_params is not None else pair.variables:
+    for var in components if test_params is not None else sim.pair.variables:
         a = np.asarray(components[var], dtype=float)
         event = a.shape[2:]
         blocks.append(a.reshape(*a.shape[:2], -1))
@@ -143,7 +160,19 @@ def test_quantities(
             names.append(var)
         else:
             names.extend(f"{var}[{', '.join(map(str, i))}]" for i in np.ndindex(*event))
-    comp = np.concatenate(blocks, axis=-1)
+    return np.concatenate(blocks, axis=-1), names
+
+
+def _moments(
+    comp: np.ndarray, names: list[str], *, squares: bool, sums: bool
+) -> tuple[list[np.ndarray], list[str]]:
+    """Return the components ``comp`` (chain, draw, C), their squares, products and sums.
+
+    A list of blocks, each (chain, draw, k), and their labels: the components,
+    ``a^2`` of each (if ``squares``), then ``a*b`` (and ``a+b`` if ``sums``) for
+    each pair of components when there are at most
+    :data:`mcmc_pairs.comparisons.agreement.MAX_COMPONENTS_FOR_PRODUCTS`.
+    """
     out, labels = [comp], list(names)
     if squares:
         out.append(comp**2)
@@ -155,24 +184,40 @@ def test_quantities(
             if sums:
                 out.append(comp[..., i : i + 1] + comp[..., j : j + 1])
                 labels.append(f"{names[i]}+{names[j]}")
+    return out, labels
+
+
+def _derived_quantities(
+    sim: Simulator,
+    params: Mapping[str, np.ndarray],
+    data: Mapping,
+    names: list[str],
+    log_likelihood: bool,
+) -> dict[str, xr.DataArray]:
+    """Return the derived quantities of every draw: ``{name: DataArray (chain, draw)}``.
+
+    The witness's ``log_prior`` and ``log_likelihood`` (when the model
+    simulates), then the pair's ``derived`` quantities, then (if
+    ``log_likelihood`` and the model does not simulate) the pair's own
+    ``log_likelihood`` of ``data``. Empty when there are none.
+    """
+    pair, witness = sim.pair, sim.witness
     own_loglik = log_likelihood and witness is None and pair.log_likelihood is not None
-    if pair.derived is not None or witness is not None or own_loglik:
-        ds = xr.Dataset(
-            {
-                var: (("chain", "draw", *(f"{var}_dim_{k}" for k in range(np.ndim(v) - 2))), v)
-                for var, v in params.items()
-            }
-        )
-        derived = {} if witness is None else dict(witness.log_density(ds, data))
-        if pair.derived is not None:
-            derived.update(pair.derived(ds, data, dict.fromkeys(names, 0.0)))
-        if own_loglik:
-            loglik = resolve(pair.log_likelihood, argument="pair log_likelihood")(ds, data)
-            derived["log_likelihood"] = loglik
-        for qname, da in derived.items():
-            out.append(np.asarray(da.transpose("chain", "draw").values, float)[..., None])
-            labels.append(qname)
-    return np.concatenate(out, axis=-1), labels
+    if pair.derived is None and witness is None and not own_loglik:
+        return {}
+    ds = xr.Dataset(
+        {
+            var: (("chain", "draw", *(f"{var}_dim_{k}" for k in range(np.ndim(v) - 2))), v)
+            for var, v in params.items()
+        }
+    )
+    derived = {} if witness is None else dict(witness.log_density(ds, data))
+    if pair.derived is not None:
+        derived.update(pair.derived(ds, data, dict.fromkeys(names, 0.0)))
+    if own_loglik:
+        loglik = resolve(pair.log_likelihood, argument="pair log_likelihood")(ds, data)
+        derived["log_likelihood"] = loglik
+    return derived
 
 
 def one_draw(params: Mapping[str, Any]) -> dict[str, np.ndarray]:

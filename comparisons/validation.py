@@ -206,44 +206,10 @@ def validate(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     sim = simulator_for(pair)
-    if sampler is None:
-        sampler = next(iter(pair.handrolled.values()))
-    if sampler == PYMC:
-        sampler = PymcTwin(pair)
-    if isinstance(sampler, PymcTwin):
-        name = _check_twin(sampler, pair, method, sim)
-    else:
-        if isinstance(sampler, str):
-            load_callable(sampler)  # fail fast here with a clear message
-        elif not callable(sampler):
-            raise ValueError(f"--sampler must be an import string or a callable, got {sampler!r}")
-        name = sampler_name(sampler)
-
-    def say(done: int, total: int) -> None:
-        if progress is not None:
-            progress(ValidationEvent(pair.name, method, done, total))
-
+    sampler, name = _sampler_under_test(pair, sampler, method, sim)
+    say = _reporter(progress, pair.name, method)
     start = time.perf_counter()
-    own_cluster = None
-    if client is None:
-        client, own_cluster = open_client(scheduler)
-        owned = client
-    else:
-        owned = None
-    try:
-        done, error = run_replications(
-            REPLICATIONS[method],
-            (sim, sampler, settings),
-            replications=settings["replications"],
-            seed=settings["seed"],
-            client=client,
-            progress=say,
-        )
-    finally:
-        if owned is not None:
-            owned.close()
-        if own_cluster is not None:
-            own_cluster.close()
+    done, error = _run_on_cluster(method, sim, sampler, settings, scheduler, client, say)
     elapsed = time.perf_counter() - start
     base = {
         "pair": pair.name,
@@ -262,6 +228,80 @@ def validate(
     return ValidationResult(
         verdict=verdict_of(checks, details), checks=checks, details=details, **base
     )
+
+
+def _sampler_under_test(
+    pair: Pair, sampler: str | Callable | None, method: str, sim: Simulator
+) -> tuple[str | Callable, str]:
+    """Return the sampler :func:`validate` runs and its name for reports.
+
+    ``None`` is the pair's first hand-rolled variant; ``"pymc"`` its
+    :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin` (checked by
+    :func:`_check_twin`). An import string is loaded once here, to fail fast
+    with a clear message.
+    """
+    if sampler is None:
+        sampler = next(iter(pair.handrolled.values()))
+    if sampler == PYMC:
+        sampler = PymcTwin(pair)
+    if isinstance(sampler, PymcTwin):
+        name = _check_twin(sampler, pair, method, sim)
+    else:
+        if isinstance(sampler, str):
+            load_callable(sampler)  # fail fast here with a clear message
+        elif not callable(sampler):
+            raise ValueError(f"--sampler must be an import string or a callable, got {sampler!r}")
+        name = sampler_name(sampler)
+    return sampler, name
+
+
+def _reporter(
+    progress: Callable[[ValidationEvent], None] | None, pair_name: str, method: str
+) -> Callable[[int, int], None]:
+    """Return the ``progress(done, total)`` callback that hands ``progress`` a ValidationEvent."""
+
+    def say(done: int, total: int) -> None:
+        if progress is not None:
+            progress(ValidationEvent(pair_name, method, done, total))
+
+    return say
+
+
+def _run_on_cluster(
+    method: str,
+    sim: Simulator,
+    sampler: str | Callable,
+    settings: dict[str, int],
+    scheduler: str | None,
+    client,
+    say: Callable[[int, int], None],
+) -> tuple[list[dict], str | None]:
+    """Run the method's replications on ``client``, or on a cluster opened (and closed) here.
+
+    Each replication runs ``REPLICATIONS[method](sim, sampler, settings, seed)``.
+    Returns the finished replications and the first error (``None`` when all
+    finished), as :func:`mcmc_pairs.comparisons.parallel.run_replications` does.
+    """
+    own_cluster = None
+    if client is None:
+        client, own_cluster = open_client(scheduler)
+        owned = client
+    else:
+        owned = None
+    try:
+        return run_replications(
+            REPLICATIONS[method],
+            (sim, sampler, settings),
+            replications=settings["replications"],
+            seed=settings["seed"],
+            client=client,
+            progress=say,
+        )
+    finally:
+        if owned is not None:
+            owned.close()
+        if own_cluster is not None:
+            own_cluster.close()
 
 
 def verdict_of(checks: pd.DataFrame, details: dict) -> str:
