@@ -1,4 +1,4 @@
-"""The modules of ``comparisons`` import one another one way: no cycle, leaves stay leaves.
+"""The house of ``comparisons``: imports one way (no cycle, leaves stay leaves), short functions.
 
 Every import counts, at module level or inside a function (a lazy import is
 still a dependency), so the graph is read from the source with ``ast``.
@@ -116,3 +116,27 @@ def test_running_a_pair_does_not_look_up_the_registry():
     graph = import_graph()
     for name in NO_REGISTRY:
         assert "mcmc_pairs.comparisons.registry" not in graph[name], name
+
+
+LONGEST = 80
+"""No function of the harness is longer than this many lines, docstring included (issue 28)."""
+
+
+def long_functions(source: str, limit: int = LONGEST) -> list[str]:
+    """Return ``name (lines)`` for every function of ``source`` longer than ``limit`` lines."""
+    return [
+        f"{node.name} ({node.end_lineno - node.lineno + 1})"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+def test_every_function_of_the_harness_reads_in_one_screen():
+    found = {
+        str(path.relative_to(PACKAGE)): hits
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (hits := long_functions(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"functions longer than {LONGEST} lines: {found}"
+    assert long_functions("def f():\n" + "    x = 1\n" * LONGEST) == ["f (81)"]  # it can fail
