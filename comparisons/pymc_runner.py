@@ -19,6 +19,7 @@ import xarray as xr
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.witness import build as build_model
+from mcmc_pairs.comparisons.witness import exact_arithmetic
 
 PYMC = Role.PYMC
 """The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
@@ -57,13 +58,14 @@ def pymc_sample(
     with model:  # a step method binds to the model on the context stack
         kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
-        return pm.sample(
-            draws=settings["draws"],
-            tune=settings["tune"],
-            chains=settings["chains"],
-            random_seed=settings["seed"],
-            **kwargs,
-        )
+        with exact_arithmetic():  # the same draws from a fresh compile cache and a warm one
+            return pm.sample(
+                draws=settings["draws"],
+                tune=settings["tune"],
+                chains=settings["chains"],
+                random_seed=settings["seed"],
+                **kwargs,
+            )
 
 
 def default_nuts() -> str:

@@ -44,6 +44,25 @@ LOG_DENSITIES = ("log_prior", "log_likelihood")
 """Names of the per-draw quantities computed by PyMC."""
 
 
+def exact_arithmetic():
+    """Return a context in which PyTensor compiles without fast-math: the same bits every run.
+
+    PyTensor's numba backend compiles with ``fastmath`` by default, which lets
+    LLVM reorder floating-point operations. A function compiled afresh (inlined
+    into one module) and the same function assembled from PyTensor's on-disk
+    cache then round differently, so the first run of a model on a machine gave
+    other draws than every later run with the same seed (measured: NUTS on
+    ``regression``, and on posteriordb's ``kidiq-kidscore_momiq``, where the
+    posterior means moved by 0.1 sd). Without fast-math a fresh compile and a
+    cached one give the same bits (``tests/comparisons/test_pymc_runner.py``).
+    Every model the harness compiles (``pm.sample``, the log densities, the
+    simulators) is compiled inside this context.
+    """
+    import pytensor
+
+    return pytensor.config.change_flags(numba__fastmath=False)
+
+
 class ModelWitness:
     """A PyMC model built from data, and what the harness derives from it.
 
@@ -295,9 +314,10 @@ class ModelWitness:
                 )
                 names = [rv.name for rv in observed]
             try:
-                func = pm.pytensorf.compile(
-                    inputs, outputs, random_seed=False, on_unused_input="ignore"
-                )
+                with exact_arithmetic():
+                    func = pm.pytensorf.compile(
+                        inputs, outputs, random_seed=False, on_unused_input="ignore"
+                    )
             except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
                 raise ValueError(
                     f"{self.argument} {self.name}: cannot simulate from the model "
@@ -368,9 +388,10 @@ def _compile_log_density(model):
         dict(zip(obs_values, obs_inputs, strict=True)),
         strict=False,
     )
-    func = pm.pytensorf.compile(
-        [*free_values, *obs_inputs], [log_prior, log_lik], on_unused_input="ignore"
-    )
+    with exact_arithmetic():
+        func = pm.pytensorf.compile(
+            [*free_values, *obs_inputs], [log_prior, log_lik], on_unused_input="ignore"
+        )
     return (
         func,
         [rv.name for rv in free],

@@ -82,3 +82,37 @@ def test_a_daemonic_worker_samples_on_one_core_with_the_same_draws(monkeypatch):
     settings = {"draws": 50, "tune": 50, "chains": 4, "seed": 11}
     one, two = (pymc_runner.pymc_sample(model, settings, {}, cores=c) for c in (1, 2))
     assert all(np.array_equal(one["posterior"][v], two["posterior"][v]) for v in ("B", "C"))
+
+
+FRESH_AND_WARM = """
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.pymc_runner import pymc_sample
+from mcmc_pairs.comparisons.witness import ModelWitness
+
+pair = get_pair("regression")
+witness = ModelWitness(pair.model, pair.load_data())
+settings = {"draws": 50, "tune": 50, "chains": 2, "seed": 1}
+posterior = pymc_sample(witness.model, settings, pair.pymc_kwargs, cores=1, quiet=True)
+posterior = posterior["posterior"].to_dataset()
+print([posterior[v].values.tobytes().hex() for v in pair.variables])
+print({k: v.values.tobytes().hex() for k, v in witness.log_density(posterior).items()})
+"""
+
+
+def test_a_fresh_compile_cache_and_a_warm_one_give_the_same_bits(tmp_path):
+    # PyTensor's numba backend compiles with fast-math by default: a fresh compile and one
+    # assembled from its on-disk cache rounded differently, so the first run of `regression`
+    # on a machine gave other draws than the next (witness.exact_arithmetic).
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTENSOR_FLAGS": f"base_compiledir={tmp_path / 'cache'}"}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", FRESH_AND_WARM], env=env, capture_output=True, text=True
+        )
+        for _ in range(2)  # the first compiles into the empty cache, the second reads it
+    ]
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr[-2000:]
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count("\n") == 2
