@@ -144,7 +144,7 @@ df = z_checks["statistic"].map(agreement.z_df)
 print("degrees of freedom per statistic:", agreement.Z_DF)
 z_checks["p"] = 2 * stats.t.sf(z_checks["value"].abs(), df)
 m = len(z_checks)
-ranked = z_checks.sort_values("p")
+ranked = z_checks.sort_values("p", kind="stable")  # ties keep the table's order, as Holm's does
 ranked["holm level"] = agreement.ALPHA / (m - np.arange(m))
 ranked["threshold by hand"] = stats.t.isf(ranked["holm level"] / 2, df[ranked.index])
 display(ranked[["comparison", "quantity", "statistic", "value", "p", "holm level",
