@@ -59,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--sampler",
         metavar="SPEC",
-        help="your sampler, package.module:function or path/to/file.py:function; "
-        "it replaces the hand-rolled side",
+        help="your sampler, package.module:function or path/to/file.py:function, or a "
+        "PyMC step method, pymc-step:FILE.py:NAME; it replaces the hand-rolled side",
     )
     _add_model_arguments(compare)
     settings.add_flags(compare)  # --draws ... --timeout: one flag per Settings field
@@ -82,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sampler",
         metavar="SPEC",
         help="sampler under test, package.module:function or path/to/file.py:function "
-        "(default: the pair's hand-rolled sampler); 'pymc' runs the pair's PyMC twin "
-        "(--method sbc only)",
+        "(default: the pair's hand-rolled sampler); 'pymc' runs the pair's PyMC twin, "
+        "pymc-step:FILE.py:NAME the model with your PyMC step method (--method sbc only)",
     )
     validate.add_argument("--method", required=True, choices=("geweke", "sbc"))
     validate.add_argument(

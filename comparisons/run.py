@@ -25,7 +25,7 @@ import xarray as xr
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
-from mcmc_pairs.comparisons.pymc_runner import PYMC
+from mcmc_pairs.comparisons.pymc_runner import PYMC, StepMethod
 from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.sides import (
     HANDROLLED,
@@ -380,7 +380,9 @@ def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dic
     """Return every side of the run by label, each able to grow to more draws.
 
     The samplers under test (the pair's hand-written ones, or the user's
-    ``sampler``), then PyMC's reference and its second references.
+    ``sampler``: a function, or a PyMC step method named ``pymc-step:...``,
+    :class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`), then PyMC's
+    reference and its second references.
     """
     if sampler is None:
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
@@ -388,9 +390,11 @@ def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dic
         samplers = [(USER, USER, sampler)]
     growing: dict[str, DrawSource] = {}
     for role, variant, spec in samplers:
-        growing[side_label(role, variant)] = HandwrittenSource(
-            pair.name, role, variant, spec, data, settings, shapes
-        )
+        if (step := StepMethod.parse(spec)) is not None:  # a PyMC step method under test
+            source = PymcSource(role, variant, witness.model, settings, pair, step, {})
+        else:
+            source = HandwrittenSource(pair.name, role, variant, spec, data, settings, shapes)
+        growing[side_label(role, variant)] = source
     for role, variant, step in [
         (PYMC, PYMC, None),
         *((PYMC_STEP, *kv) for kv in pair.pymc_steps.items()),
