@@ -38,6 +38,7 @@ from mcmc_pairs.comparisons.sbc import (
     sbc_replication,
 )
 from mcmc_pairs.comparisons.simulation import Simulator, simulator_for
+from mcmc_pairs.comparisons.stored import is_stored
 from mcmc_pairs.pairdata.checks import check_integer
 
 METHODS = ("geweke", "sbc")
@@ -242,6 +243,11 @@ def _sampler_under_test(
     """
     if sampler is None:
         sampler = next(iter(pair.handrolled.values()))
+    if is_stored(sampler):
+        raise ValueError(
+            f"--sampler {sampler}: stored draws cannot be validated (Geweke's test and SBC "
+            "run the sampler on simulated data); compare them with `mcmc-pairs compare`"
+        )
     if sampler == PYMC:
         sampler = PymcTwin(pair)
     elif (step := StepMethod.parse(sampler)) is not None:
