@@ -411,8 +411,9 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
 
     The pair's hand-written samplers, or the user's ``sampler``: a function, a
     PyMC step method ``pymc-step:...``
-    (:class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`) or stored draws
-    (:func:`~mcmc_pairs.comparisons.stored.is_stored`).
+    (:class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`), stored draws
+    (:func:`~mcmc_pairs.comparisons.stored.is_stored`), or ``"pymc"``: PyMC's
+    own sampler on the model, against a stored reference.
     """
     if sampler is None:
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
@@ -424,6 +425,13 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
             source = stored_source(
                 pair.name, role, variant, spec, witness, stored["rename"], argument="--sampler"
             )
+        elif spec == PYMC:  # PyMC's own sampler under test, against stored draws
+            if stored["reference"] is None:
+                raise ValueError(
+                    "--sampler pymc puts PyMC's own sampler under test: it needs --reference "
+                    "FILE, the stored draws to compare it with"
+                )
+            source = PymcSource(role, variant, witness.model, settings, pair, None, {})
         elif (step := StepMethod.parse(spec)) is not None:
             source = PymcSource(role, variant, witness.model, settings, pair, step, {})
         else:
