@@ -56,11 +56,9 @@ def compare(
         ``"pymc-step:FILE.py:NAME"`` (a PyMC step method) or stored draws (a file,
         :mod:`mcmc_pairs.comparisons.stored`).
     data : mapping, str or Path
-        The data, or a ``.json``/``.npz``/``.csv`` file
-        (:func:`mcmc_pairs.comparisons.datafile.read_data`).
+        The data, or a file (:func:`mcmc_pairs.comparisons.datafile.read_data`).
     name : str, optional
-        The comparison's name (reports); default the model's folder, module and function
-        (:func:`mcmc_pairs.comparisons.byom.default_name`).
+        The reports' name; default the model's folder, module and function.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
         Settings shared by both sides (:data:`mcmc_pairs.comparisons.settings.FIELDS`
         documents each, with its bounds); default the model module's ``SETTINGS``,
