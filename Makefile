@@ -59,6 +59,7 @@ check-report: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.posteriordb
 
 # `mcmc-pairs report` of this tree against the code before issue 17, runs in turn,
 # wall and CPU time and their ratio (BASELINE=<rev> to compare with another; ~10 min).

@@ -51,21 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("list", help="list the registered pairs")
 
-    compare = sub.add_parser(
-        "compare",
-        help="run both sides of one pair (or your --model against your --sampler) and compare",
-    )
-    compare.add_argument("name", nargs="?", help="pair name (see `mcmc-pairs list`)")
-    compare.add_argument(
-        "--sampler",
-        metavar="SPEC",
-        help="your sampler, package.module:function or path/to/file.py:function; "
-        "it replaces the hand-rolled side",
-    )
-    _add_model_arguments(compare)
-    settings.add_flags(compare)  # --draws ... --timeout: one flag per Settings field
-    compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
-
+    _add_compare_parser(sub)
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
     report.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
@@ -82,8 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sampler",
         metavar="SPEC",
         help="sampler under test, package.module:function or path/to/file.py:function "
-        "(default: the pair's hand-rolled sampler); 'pymc' runs the pair's PyMC twin "
-        "(--method sbc only)",
+        "(default: the pair's hand-rolled sampler); 'pymc' runs the pair's PyMC twin, "
+        "pymc-step:FILE.py:NAME the model with your PyMC step method (--method sbc only)",
     )
     validate.add_argument("--method", required=True, choices=("geweke", "sbc"))
     validate.add_argument(
@@ -108,6 +94,38 @@ def build_parser() -> argparse.ArgumentParser:
         validate.add_argument(flag, type=int, help=help_text)
     validate.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
     return parser
+
+
+def _add_compare_parser(sub) -> None:
+    """Add ``compare``: a pair NAME or --model, the sides, the settings and --out."""
+    compare = sub.add_parser(
+        "compare",
+        help="run both sides of one pair (or your --model against your --sampler) and compare",
+    )
+    compare.add_argument("name", nargs="?", help="pair name (see `mcmc-pairs list`)")
+    compare.add_argument(
+        "--sampler",
+        metavar="SPEC",
+        help="your sampler, package.module:function or path/to/file.py:function, or a "
+        "PyMC step method, pymc-step:FILE.py:NAME; it replaces the hand-rolled side",
+    )
+    compare.add_argument(
+        "--reference",
+        metavar="FILE",
+        help="stored draws instead of PyMC's reference run: .nc or .zarr (ArviZ), CmdStan "
+        ".csv (a quoted glob for several chains), posteriordb .json or .json.zip, or "
+        "posteriordb:NAME; --sampler FILE puts stored draws under test the same way",
+    )
+    compare.add_argument(
+        "--rename",
+        metavar="OLD=NEW",
+        action="append",
+        help="rename a variable of stored draws to the model's name (OLD= leaves it out); "
+        "repeat for several",
+    )
+    _add_model_arguments(compare)
+    settings.add_flags(compare)  # --draws ... --timeout: one flag per Settings field
+    compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
 
 
 def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -229,10 +247,12 @@ def _compare(args) -> int:
 
 def _run(pair, args, data=None):
     from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.stored import parse_rename
 
-    return run_pair(
-        pair, sampler=getattr(args, "sampler", None), data=data, **settings.from_args(args)
-    )
+    stored = {"reference": getattr(args, "reference", None)}
+    stored["rename"] = parse_rename(getattr(args, "rename", None))
+    sampler = getattr(args, "sampler", None)
+    return run_pair(pair, sampler=sampler, data=data, **stored, **settings.from_args(args))
 
 
 def _write(result, out: Path):
@@ -257,6 +277,11 @@ def _print_summary(result) -> None:
         shown = ", ".join(result.discrete[:WORST])
         shown += " ..." if len(result.discrete) > WORST else ""
         print(f"  compared as discrete (mean, sd, P(X <= k)): {shown}")
+    if result.cannot_grow:
+        print(
+            f"  stored draws cannot grow: {', '.join(result.cannot_grow)}; their own Monte "
+            "Carlo error limits the resolution"
+        )
     print(f"  worst {min(WORST, len(checks))} (all in the JSON):")
     for row in worst_checks(checks).itertuples():
         print(f"    {describe_check(row)}")

@@ -39,7 +39,8 @@ def read_data(path: str | Path, *, argument: str = "--data") -> dict[str, Any]:
     Parameters
     ----------
     path : str or Path
-        A ``.json``, ``.npz`` or ``.csv`` file.
+        A ``.json``, ``.npz`` or ``.csv`` file, or ``posteriordb:NAME``: the data of
+        a posterior shipped with the suite (:mod:`mcmc_pairs.pairdata.posteriordb`).
     argument : str
         Name of the argument ``path`` came from, for messages.
 
@@ -54,6 +55,13 @@ def read_data(path: str | Path, *, argument: str = "--data") -> dict[str, Any]:
         A missing or unreadable file, an unknown suffix, malformed content, a
         non-numeric CSV column or list, or an empty file.
     """
+    if str(path).startswith("posteriordb:"):  # a posterior shipped with the suite
+        from mcmc_pairs.pairdata import posteriordb
+
+        try:
+            return posteriordb.load_data(str(path).removeprefix("posteriordb:"))
+        except ValueError as exc:
+            raise ValueError(f"{argument} {path}: {exc}") from None
     file = Path(path)
     suffix = file.suffix.lower()
     if suffix not in SUFFIXES:

@@ -1,10 +1,11 @@
 """Running PyMC: one ``pm.sample`` call for compare, validate and the benchmarks.
 
 :func:`pymc_sample` runs a pair's model with the pair's ``pymc_kwargs`` (or a
-named step method, a second reference); :func:`pymc_method` names what ran
-(``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``); :class:`PymcTwin` is a
-pair's PyMC twin as a sampler with the contract's signature, so Geweke's test
-and SBC can run it like any hand-written sampler.
+named step method, a second reference, or a user's :class:`StepMethod` under
+test); :func:`pymc_method` names what ran (``"NUTS (nutpie)"``,
+``"BinaryGibbsMetropolis"``); :class:`PymcTwin` is a pair's PyMC twin (or the
+model with a user's step method) as a sampler with the contract's signature, so
+SBC can run it like any hand-written sampler.
 """
 
 from __future__ import annotations
@@ -23,13 +24,89 @@ from mcmc_pairs.comparisons.witness import exact_arithmetic
 
 PYMC = Role.PYMC
 """The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
+STEP_PREFIX = "pymc-step:"
+"""``--sampler pymc-step:FILE.py:NAME`` puts a PyMC step method under test (:class:`StepMethod`)."""
+
+
+@dataclass(frozen=True)
+class StepMethod:
+    """A user's PyMC step method under test: ``pymc-step:FILE.py:NAME``.
+
+    ``pymc-step:package.module:NAME`` works too. ``NAME`` is a subclass of
+    ``pymc.step_methods.compound.BlockedStep`` (an ``ArrayStep`` too), made with
+    no arguments inside the model's context, or a function ``(model) -> step or
+    list of steps``. ``pm.sample(step=...)`` runs them on the model and assigns
+    PyMC's own samplers to every free variable they leave; the side is compared
+    with the NUTS reference like any sampler. A step method draws its random
+    numbers from ``self.rng``, which PyMC seeds per chain
+    (``setup_chain``), so the same seed gives the same draws.
+
+    Parameters
+    ----------
+    spec : str
+        What follows :data:`STEP_PREFIX`: ``path/to/file.py:NAME`` or
+        ``package.module:NAME``.
+    """
+
+    spec: str
+
+    @classmethod
+    def parse(cls, sampler: Any) -> StepMethod | None:
+        """Return the step method ``sampler`` names (``"pymc-step:..."``), else ``None``.
+
+        The step is imported here, to fail fast: :class:`ValueError` naming
+        ``--sampler`` when it does not import or is neither a step class nor callable.
+        """
+        if isinstance(sampler, StepMethod):
+            return sampler
+        if not (isinstance(sampler, str) and sampler.startswith(STEP_PREFIX)):
+            return None
+        step = cls(sampler.removeprefix(STEP_PREFIX))
+        step.load()
+        return step
+
+    def __str__(self) -> str:
+        return STEP_PREFIX + self.spec
+
+    def load(self) -> Any:
+        """Import the step class or factory; :class:`ValueError` naming ``--sampler`` if neither."""
+        from pymc.step_methods.compound import BlockedStep
+
+        from mcmc_pairs.comparisons.loading import load_callable
+
+        found = load_callable(self.spec, argument=f"--sampler {STEP_PREFIX}")
+        if isinstance(found, type) and not issubclass(found, BlockedStep):
+            raise ValueError(
+                f"--sampler {self}: {found.__name__} is a class but not a PyMC step method "
+                "(a subclass of pymc.step_methods.compound.BlockedStep)"
+            )
+        return found
+
+    def steps(self, model: Any) -> list:
+        """Return the step methods for ``model``, made inside its context (checked)."""
+        from pymc.step_methods.compound import BlockedStep, CompoundStep
+
+        found = self.load()
+        with model:
+            try:
+                made = found() if isinstance(found, type) else found(model)
+            except Exception as exc:  # the user's code: any failure is bad input
+                raise ValueError(f"--sampler {self} raised {type(exc).__name__}: {exc}") from exc
+        made = list(made) if isinstance(made, list | tuple) else [made]
+        wrong = [m for m in made if not isinstance(m, BlockedStep | CompoundStep)]
+        if not made or wrong:
+            raise ValueError(
+                f"--sampler {self} returned {wrong or made!r}, not a PyMC step method or a "
+                "list of them"
+            )
+        return made
 
 
 def pymc_sample(
     model: Any,
     settings: Mapping[str, int],
     pymc_kwargs: Mapping[str, Any],
-    step: str | None = None,
+    step: str | StepMethod | None = None,
     **extra: Any,
 ) -> xr.DataTree:
     """Run ``pm.sample`` on ``model`` with ``settings`` and the pair's ``pymc_kwargs``.
@@ -42,9 +119,9 @@ def pymc_sample(
         ``draws``, ``tune``, ``chains`` and ``seed``.
     pymc_kwargs : mapping
         The pair's extra keyword arguments of ``pm.sample`` (``Pair.pymc_kwargs``).
-    step : str, optional
+    step : str or StepMethod, optional
         Names a step method of ``pymc`` that replaces ``pymc_kwargs`` (a second
-        reference, ``Pair.pymc_steps``).
+        reference, ``Pair.pymc_steps``), or a user's step method under test.
     **extra
         ``progressbar``, ``cores``, ``quiet``...: override both.
 
@@ -56,7 +133,10 @@ def pymc_sample(
     import pymc as pm
 
     with model:  # a step method binds to the model on the context stack
-        kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
+        if isinstance(step, StepMethod):
+            kwargs = {"step": step.steps(model)}
+        else:
+            kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
         with exact_arithmetic():  # the same draws from a fresh compile cache and a warm one
             return pm.sample(
@@ -97,7 +177,7 @@ def nutpie_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, 
     return {"cores": available_cores()}
 
 
-def pymc_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, int]:
+def pymc_cores(pymc_kwargs: Mapping[str, Any], step: str | StepMethod | None) -> dict[str, int]:
     """Return the ``cores`` of a ``pm.sample`` call: one in a daemon, else :func:`nutpie_cores`.
 
     A daemonic process (a Dask or ``multiprocessing`` worker: the power study,
@@ -106,25 +186,27 @@ def pymc_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, in
     variables sends NUTS back from nutpie to PyMC. There every chain runs in
     turn on one core, as the worker is meant to, with the same draws (PyMC and
     nutpie seed every chain apart: tested). A pair's own ``cores`` in
-    ``pymc_kwargs`` is kept.
+    ``pymc_kwargs`` is kept. A user's :class:`StepMethod` runs its chains in turn
+    too: its class, imported from the user's file, need not pickle to PyMC's
+    worker processes.
     """
     import multiprocessing
 
     if "cores" in pymc_kwargs:
         return {}
-    if multiprocessing.current_process().daemon:
+    if multiprocessing.current_process().daemon or isinstance(step, StepMethod):
         return {"cores": 1}
     return nutpie_cores(pymc_kwargs, step)
 
 
-def pymc_method(model: Any, step: str | None, library: str | None) -> str:
+def pymc_method(model: Any, step: str | StepMethod | None, library: str | None) -> str:
     """Name the PyMC sampler that ran: ``"NUTS (nutpie)"``, ``"BinaryGibbsMetropolis"``...
 
     ``library`` is the posterior's ``inference_library``; it is named only for NUTS
     run outside PyMC.
     """
     if step is not None:
-        return step
+        return str(step)
     from pymc.sampling.mcmc import assign_step_methods
 
     with model:
@@ -140,21 +222,24 @@ class PymcTwin:
     ``PymcTwin(pair)(data, draws=..., tune=..., chains=..., random_seed=...)``
     builds the pair's model from ``data`` and runs :func:`pymc_sample` with the
     pair's ``pymc_kwargs``, as ``compare`` does, on one core and quietly (Dask
-    already runs one replication per worker process). It holds the pair, which
-    pickles (its functions by reference, a user's model as an import string or
-    a module-level function), so it travels to Dask workers. Every call builds
-    and compiles a new model: that, not sampling, is most of its cost (README,
-    validate).
+    already runs one replication per worker process). With ``step``, the model
+    runs a user's :class:`StepMethod` instead: a step method under test. It holds
+    the pair, which pickles (its functions by reference, a user's model as an
+    import string or a module-level function), so it travels to Dask workers.
+    Every call builds and compiles a new model: that, not sampling, is most of
+    its cost (README, validate).
 
     Parameters
     ----------
     pair : Pair
+    step : StepMethod, optional
     """
 
     pair: Pair
+    step: StepMethod | None = None
 
     def __str__(self) -> str:
-        return f"{PYMC} twin of {self.pair.name}"
+        return f"{PYMC} twin of {self.pair.name}" if self.step is None else str(self.step)
 
     def __call__(self, data, *, draws, tune, chains, random_seed) -> dict[str, np.ndarray]:
         """Sample the twin's posterior given ``data``.
@@ -167,7 +252,7 @@ class PymcTwin:
         pair = self.pair
         model = build_model(pair.model, data, argument="model")
         settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
-        tree = pymc_sample(model, settings, pair.pymc_kwargs, cores=1, quiet=True)
+        tree = pymc_sample(model, settings, pair.pymc_kwargs, self.step, cores=1, quiet=True)
         posterior = tree["posterior"]
         return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}
 
@@ -179,4 +264,5 @@ class PymcTwin:
         """
         pair = self.pair
         model = build_model(pair.model, data, argument="model")
-        return pymc_method(model, None, pair.pymc_kwargs.get("nuts_sampler", default_nuts()))
+        library = pair.pymc_kwargs.get("nuts_sampler", default_nuts())
+        return pymc_method(model, self.step, library)

@@ -92,7 +92,7 @@ def to_json(result: PairResult) -> dict:
         "discrete": list(result.discrete),
         "timings": result.timings,
         "sides": sides,
-    }
+    } | ({"cannot_grow": list(result.cannot_grow)} if result.cannot_grow else {})
 
 
 WORST = 10
@@ -213,7 +213,8 @@ def verdict_sentence(result: PairResult) -> str:
     gates = checks[checks["kind"] == CheckKind.DIAGNOSTIC]
     variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
     variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
-    reference = html.escape(result.sides[PYMC].sampler)
+    side = result.sides[PYMC]
+    reference = html.escape(side.sampler) if side.stored else f"PyMC's {html.escape(side.sampler)}"
     limits = tolerances(result.settings["tolerance"])
     confidence = f"{1 - ALPHA_EQUIVALENCE:.0%}"
     if result.verdict == AGREE:
@@ -222,7 +223,7 @@ def verdict_sentence(result: PairResult) -> str:
             f"{reached[stat]:.2f} for {stat}" for stat in reached.index[reached.notna()][:2]
         )
         return (
-            f"The hand-written sampler ({html.escape(variants)}) and PyMC's {reference} draw "
+            f"The hand-written sampler ({html.escape(variants)}) and {reference} draw "
             f"from the same distribution of {variables} to within the stated resolution: at "
             f"{confidence} confidence, every one of the {len(z)} compared statistics differs by "
             f"less than {limits['mean']:g} posterior sd (means, sds and medians; "
@@ -235,10 +236,20 @@ def verdict_sentence(result: PairResult) -> str:
         excess = (table / pd.Series(limits)).max(axis=1)
         open_ = int((excess >= 1).sum())
         draws = result.looks[-1]["draws"] if result.looks else result.settings["draws"]
-        return (
+        opening = (
             f"Inconclusive: no test detected a difference, but {open_} quantities have not "
             f"reached the resolution (their difference is not yet known to lie within "
-            f"{limits['mean']:g} posterior sd) after {draws} draws per chain, the run's budget. "
+            f"{limits['mean']:g} posterior sd)"
+        )
+        if result.cannot_grow:
+            stored = ", ".join(html.escape(label) for label in result.cannot_grow)
+            return (
+                f"{opening}, and the stored draws ({stored}) cannot grow: their own Monte "
+                "Carlo error limits the resolution. Store more draws or accept a coarser "
+                "<code>--tolerance</code>."
+            )
+        return (
+            f"{opening} after {draws} draws per chain, the run's budget. "
             "Run longer (raise <code>--max-draws</code>) or accept a coarser "
             "<code>--tolerance</code>."
         )

@@ -25,7 +25,7 @@ import xarray as xr
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
-from mcmc_pairs.comparisons.pymc_runner import PYMC
+from mcmc_pairs.comparisons.pymc_runner import PYMC, StepMethod
 from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.sides import (
     HANDROLLED,
@@ -38,6 +38,7 @@ from mcmc_pairs.comparisons.sides import (
     Side,
     side_label,
 )
+from mcmc_pairs.comparisons.stored import is_stored, stored_source
 from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
 
 REFERENCE_SHARE = 0.2
@@ -74,9 +75,14 @@ class PairResult:
     discrete: list[str] = field(default_factory=list)
     """Quantities compared as discrete (:func:`~.agreement.discrete_quantities`):
     by their mean, sd and ``P(X <= k)`` at the pooled quantiles, not by quantiles."""
+    cannot_grow: list[str] = field(default_factory=list)
+    """Sides of stored draws that an undecided run would have grown: their own Monte
+    Carlo error limits the resolution (:mod:`~.stored`)."""
 
     def ess_per_second(self, label: str) -> float:
-        """Minimum bulk ESS over the compared quantities per second of sampling."""
+        """Minimum bulk ESS over the compared quantities per second of sampling (NaN: stored)."""
+        if self.sides[label].stored:
+            return float("nan")
         seconds = self.sides[label].timings["sampling_s"]
         return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
 
@@ -132,6 +138,8 @@ def run_pair(
     timeout: float | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     pymc_from: PairResult | None = None,
+    reference: str | None = None,
+    rename: Mapping[str, str | None] | None = None,
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
 
@@ -148,7 +156,8 @@ def run_pair(
         The registered pair.
     sampler : str or callable, optional
         A sampler under test (import string or callable with the contract's
-        signature). It replaces the registered hand-rolled variants.
+        signature, a ``pymc-step:...`` step method or stored draws). It replaces
+        the registered hand-rolled variants.
     data : mapping, optional
         Data for both sides; default ``pair.load_data()``.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
@@ -162,6 +171,9 @@ def run_pair(
         An earlier run of the same pair with the same settings and data: its
         PyMC draws (deterministic given the seed) are reused instead of compiling
         and sampling again, so several samplers can face one reference cheaply.
+    reference, rename : optional
+        Stored draws that replace PyMC's reference run, and ``{stored name: the
+        model's, or None to leave out}`` for stored draws (:mod:`~.stored`).
 
     Returns
     -------
@@ -176,7 +188,8 @@ def run_pair(
     overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
-    run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, progress or _stderr)
+    stored = {"reference": reference, "rename": dict(rename or {})}
+    run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
     looks: list[_Look] = []
@@ -186,6 +199,8 @@ def run_pair(
         if look.decided or k == len(schedule) or run.out_of_time(started, look):
             break
         to_grow = run.sides_to_grow(look)
+        if not to_grow:  # what would decide it is stored draws, which cannot grow
+            break
         run.say(RunEvent(pair.name, "", "look", settings["chains"], n, look.seconds, look.verdicts))
     return run.finish(looks)
 
@@ -253,13 +268,19 @@ class _Comparison:
     cache: dict
     say: Callable[[RunEvent], None]
     sides: dict[str, Side] = field(default_factory=dict)
+    cannot_grow: list[str] = field(default_factory=list)
 
     @classmethod
-    def prepare(cls, pair: Pair, sampler, data, settings: Settings, pymc_from, say) -> _Comparison:
-        """Check the data against the pair's model and make every side; nothing sampled yet."""
+    def prepare(cls, pair: Pair, sampler, data, settings, pymc_from, stored, say) -> _Comparison:
+        """Check the data against the pair's model and make every side; nothing sampled yet.
+
+        ``stored`` holds ``reference`` (stored draws instead of PyMC's run, or
+        ``None``) and ``rename`` (:func:`~.stored.check_draws`).
+        """
         data, cache = _reused_pymc(pymc_from, pair, settings, data)
         witness, shapes = _witness(pair, data)
-        growing = _growing_sides(pair, sampler, data, settings, witness, shapes, cache)
+        growing = _sides_under_test(pair, sampler, data, settings, witness, shapes, stored)
+        growing |= _reference_sides(pair, settings, witness, cache, stored)
         reference = dict(pair.reference(data)) if pair.reference else {}
         return cls(pair, data, settings, witness, reference, growing, cache, say)
 
@@ -317,11 +338,16 @@ class _Comparison:
         return budget is not None and (time.perf_counter() - started) + 2 * look.seconds > budget
 
     def sides_to_grow(self, look: _Look) -> list[str]:
-        """Return the sides the next look grows: those under test, and PyMC when it limits them."""
+        """Return the sides the next look grows: those under test, and PyMC when it limits them.
+
+        A side that cannot grow (stored draws) is left out and named in
+        :attr:`cannot_grow`: its own Monte Carlo error limits the resolution.
+        """
         labels = self.under_test()
         if _reference_limits(look.checks, look.summaries, labels):
             labels.append(PYMC)
-        return labels
+        self.cannot_grow = [label for label in labels if not self.growing[label].grows]
+        return [label for label in labels if self.growing[label].grows]
 
     def finish(self, looks: list[_Look]) -> PairResult:
         """Add the energy check to the last look's checks; return the run's :class:`PairResult`."""
@@ -331,6 +357,9 @@ class _Comparison:
         )
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
         last.verdicts = verdicts
+        undecided = any(verdicts[label] not in DECIDED for label in self.under_test())
+        if undecided:
+            self.sides_to_grow(last)  # names the stored sides whose error limits the resolution
         return PairResult(
             pair=self.pair,
             settings=self.settings,
@@ -345,6 +374,7 @@ class _Comparison:
             looks=[look.record() for look in looks],
             pymc_runs=self.cache,
             discrete=agreement.discrete_quantities(last.quantities),
+            cannot_grow=list(self.cannot_grow) if undecided else [],
         )
 
 
@@ -376,11 +406,14 @@ def _witness(pair: Pair, data: Mapping) -> tuple[ModelWitness, dict[str, tuple[i
     return witness, {name: witness.variables[name] for name in pair.variables}
 
 
-def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dict[str, DrawSource]:
-    """Return every side of the run by label, each able to grow to more draws.
+def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) -> dict:
+    """Return the sides under test by label, as :class:`DrawSource` s.
 
-    The samplers under test (the pair's hand-written ones, or the user's
-    ``sampler``), then PyMC's reference and its second references.
+    The pair's hand-written samplers, or the user's ``sampler``: a function, a
+    PyMC step method ``pymc-step:...``
+    (:class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`), stored draws
+    (:func:`~mcmc_pairs.comparisons.stored.is_stored`), or ``"pymc"``: PyMC's
+    own sampler on the model, against a stored reference.
     """
     if sampler is None:
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
@@ -388,15 +421,38 @@ def _growing_sides(pair, sampler, data, settings, witness, shapes, cache) -> dic
         samplers = [(USER, USER, sampler)]
     growing: dict[str, DrawSource] = {}
     for role, variant, spec in samplers:
-        growing[side_label(role, variant)] = HandwrittenSource(
-            pair.name, role, variant, spec, data, settings, shapes
-        )
-    for role, variant, step in [
-        (PYMC, PYMC, None),
-        *((PYMC_STEP, *kv) for kv in pair.pymc_steps.items()),
-    ]:
-        growing[side_label(role, variant)] = PymcSource(
-            role, variant, witness.model, settings, pair, step, cache
+        if is_stored(spec):
+            source = stored_source(
+                pair.name, role, variant, spec, witness, stored["rename"], argument="--sampler"
+            )
+        elif spec == PYMC:  # PyMC's own sampler under test, against stored draws
+            if stored["reference"] is None:
+                raise ValueError(
+                    "--sampler pymc puts PyMC's own sampler under test: it needs --reference "
+                    "FILE, the stored draws to compare it with"
+                )
+            source = PymcSource(role, variant, witness.model, settings, pair, None, {})
+        elif (step := StepMethod.parse(spec)) is not None:
+            source = PymcSource(role, variant, witness.model, settings, pair, step, {})
+        else:
+            source = HandwrittenSource(pair.name, role, variant, spec, data, settings, shapes)
+        growing[side_label(role, variant)] = source
+    return growing
+
+
+def _reference_sides(pair, settings, witness, cache, stored) -> dict[str, DrawSource]:
+    """Return PyMC's reference (or the stored draws given instead) and its second references."""
+    growing: dict[str, DrawSource] = {}
+    if stored["reference"] is not None:
+        growing[PYMC] = stored_source(
+            pair.name, PYMC, PYMC, stored["reference"], witness, stored["rename"],
+            argument="--reference",
+        )  # fmt: skip
+    else:
+        growing[PYMC] = PymcSource(PYMC, PYMC, witness.model, settings, pair, None, cache)
+    for variant, step in pair.pymc_steps.items():
+        growing[side_label(PYMC_STEP, variant)] = PymcSource(
+            PYMC_STEP, variant, witness.model, settings, pair, step, cache
         )
     return growing
 

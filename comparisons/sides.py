@@ -2,13 +2,15 @@
 
 A run (:func:`mcmc_pairs.comparisons.run.run_pair`) asks each of its sides for
 draws, look after look, through one protocol, :class:`DrawSource`: a label, a
-role, whether its chains continue or rerun from the start, and one method,
-``grow(draws, say) -> Side``, that returns the side with ``draws`` draws per
-chain. Two sources implement it today: :class:`HandwrittenSource` (a sampler
-under the contract of ``docs/contracts.md``, continued when it accepts
-``state``) and :class:`PymcSource` (``pm.sample`` on the pair's model, rerun
-with the same seed, reused from a cache across runs). A new kind of side (a
-PyMC step method, stored draws, another PPL) is a new class with these members.
+role, whether its chains continue or rerun from the start, whether it can grow
+at all, and one method, ``grow(draws, say) -> Side``, that returns the side with
+``draws`` draws per chain. Three sources implement it: :class:`HandwrittenSource`
+(a sampler under the contract of ``docs/contracts.md``, continued when it
+accepts ``state``), :class:`PymcSource` (``pm.sample`` on the pair's model, with
+PyMC's samplers or a user's step method, rerun with the same seed, reused from a
+cache across runs) and :class:`~mcmc_pairs.comparisons.stored.StoredSource`
+(draws read from a file, which cannot grow). A new kind of side (another PPL)
+is a new class with these members.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ class Side:
         ``compile_s``, ``sampling_s``, ``total_s``.
     quantities : xarray.DataArray or None
         The compared quantities, (chain, draw, quantity), once attached.
+    stored : bool
+        Draws read from a file (:mod:`mcmc_pairs.comparisons.stored`): no sampling
+        time, so no ESS per second.
     """
 
     role: str
@@ -67,6 +72,7 @@ class Side:
     tree: xr.DataTree
     timings: dict[str, float]
     quantities: xr.DataArray | None = None
+    stored: bool = False
 
     @property
     def label(self) -> str:
@@ -139,11 +145,16 @@ class DrawSource(Protocol):
     continues : bool
         True when a later look extends the chains already drawn; False when it
         draws them again from the start, longer (same seed).
+    grows : bool
+        False for a side that cannot give more draws (stored draws,
+        :class:`~mcmc_pairs.comparisons.stored.StoredSource`): later looks keep
+        its draws and grow only the other sides.
     """
 
     label: str
     role: Role
     continues: bool
+    grows: bool
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain, announcing it through ``say``."""
@@ -166,6 +177,7 @@ class HandwrittenSource:
         self.side: Side | None = None
         self.label = side_label(role, variant)
         self.continues = self.state is not None  # the sampler accepts state=
+        self.grows = True
 
     def _call(self, draws: int, tune: int) -> tuple[xr.DataTree, float]:
         """Return the sampler's draws as a DataTree and the seconds of the sampler's call alone."""
@@ -233,6 +245,7 @@ class PymcSource:
         self.pair, self.step, self.cache = pair, step, cache
         self.label = side_label(role, variant)
         self.continues = False  # rerun with the same seed and more draws
+        self.grows = True
         self.total = 0.0
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:

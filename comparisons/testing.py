@@ -41,6 +41,8 @@ def compare(
     timeout: float | None = None,
     out: str | Path | None = None,
     progress: Callable[[RunEvent], None] | None = None,
+    reference: str | Path | None = None,
+    rename: Mapping[str, str | None] | None = None,
     **extras: Any,
 ):
     """Run a user's sampler against a user's PyMC model and compare them.
@@ -50,13 +52,13 @@ def compare(
     build_model : callable or str
         ``build_model(data) -> pm.Model``, or its import string.
     sampler : callable or str
-        ``sample(data, *, draws, tune, chains, random_seed)``, or its import string.
+        ``sample(data, *, draws, tune, chains, random_seed)``, or its import string;
+        ``"pymc-step:FILE.py:NAME"`` (a PyMC step method) or stored draws (a file,
+        :mod:`mcmc_pairs.comparisons.stored`).
     data : mapping, str or Path
-        The data, or a ``.json``/``.npz``/``.csv`` file
-        (:func:`mcmc_pairs.comparisons.datafile.read_data`).
+        The data, or a file (:func:`mcmc_pairs.comparisons.datafile.read_data`).
     name : str, optional
-        The comparison's name (reports); default the model's folder, module and function
-        (:func:`mcmc_pairs.comparisons.byom.default_name`).
+        The reports' name; default the model's folder, module and function.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
         Settings shared by both sides (:data:`mcmc_pairs.comparisons.settings.FIELDS`
         documents each, with its bounds); default the model module's ``SETTINGS``,
@@ -66,6 +68,9 @@ def compare(
     progress : callable, optional
         Receives a :class:`mcmc_pairs.comparisons.run.RunEvent` at the start and the end
         of every side; ``str(event)`` is the line (default: print it to stderr).
+    reference, rename : optional
+        Stored draws instead of PyMC's reference run, and renamings of stored
+        variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
@@ -73,18 +78,16 @@ def compare(
     Returns
     -------
     mcmc_pairs.comparisons.run.PairResult
-        ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``,
-        ``"not converged"``),
-        ``checks`` (a DataFrame: comparison, kind, quantity, statistic, value,
-        threshold, passed) and ``summaries`` (per side, a DataFrame of
-        statistics, MCSEs, ESS and R-hat per quantity).
+        ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``, ``"not
+        converged"``), ``checks`` (a DataFrame, a row per check) and
+        ``summaries`` (per side: statistics, MCSEs, ESS and R-hat per quantity).
 
     Raises
     ------
     ValueError
-        Bad input: a model that raises or is not a ``pm.Model``, unreadable
-        data, bad settings, a sampler that raises or returns the wrong names
-        or shapes.
+        Bad input: a model that raises or is not a ``pm.Model``, unreadable data
+        or stored draws, bad settings, a sampler that raises or returns the wrong
+        names or shapes.
     """
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.datafile import read_data
@@ -95,7 +98,8 @@ def compare(
     pair = model_pair(build_model, data, sampler, name=name, **extras)
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
-    result = run_pair(pair, sampler=sampler, data=data, progress=progress, **settings)
+    stored = {"reference": None if reference is None else str(reference), "rename": rename}
+    result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
     if out is not None:
         from mcmc_pairs.comparisons.report import write_pair_report
 

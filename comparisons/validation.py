@@ -29,7 +29,7 @@ from mcmc_pairs.comparisons.geweke import geweke_checks, geweke_replication
 from mcmc_pairs.comparisons.loading import load_callable
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.parallel import open_client, run_replications
-from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin
+from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin, StepMethod
 from mcmc_pairs.comparisons.sbc import (
     BUDGET_FACTOR,
     NOT_CONVERGED,
@@ -38,6 +38,7 @@ from mcmc_pairs.comparisons.sbc import (
     sbc_replication,
 )
 from mcmc_pairs.comparisons.simulation import Simulator, simulator_for
+from mcmc_pairs.comparisons.stored import is_stored
 from mcmc_pairs.pairdata.checks import check_integer
 
 METHODS = ("geweke", "sbc")
@@ -236,14 +237,21 @@ def _sampler_under_test(
     """Return the sampler :func:`validate` runs and its name for reports.
 
     ``None`` is the pair's first hand-rolled variant; ``"pymc"`` its
-    :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin` (checked by
-    :func:`_check_twin`). An import string is loaded once here, to fail fast
-    with a clear message.
+    :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`, and ``"pymc-step:..."``
+    the twin with the user's step method (checked by :func:`_check_twin`). An
+    import string is loaded once here, to fail fast with a clear message.
     """
     if sampler is None:
         sampler = next(iter(pair.handrolled.values()))
+    if is_stored(sampler):
+        raise ValueError(
+            f"--sampler {sampler}: stored draws cannot be validated (Geweke's test and SBC "
+            "run the sampler on simulated data); compare them with `mcmc-pairs compare`"
+        )
     if sampler == PYMC:
         sampler = PymcTwin(pair)
+    elif (step := StepMethod.parse(sampler)) is not None:
+        sampler = PymcTwin(pair, step)
     if isinstance(sampler, PymcTwin):
         name = _check_twin(sampler, pair, method, sim)
     else:
@@ -334,12 +342,13 @@ def _check_twin(twin: PymcTwin, pair: Pair, method: str, sim: Simulator) -> str:
             f"--sampler: the PyMC twin of {twin.pair.name!r} cannot validate pair {pair.name!r}"
         )
     if method != "sbc":
+        name = PYMC if twin.step is None else twin.step
         raise ValueError(
-            f"--sampler {PYMC} runs with --method sbc only, not {method!r}: every Geweke step "
-            "simulates new data, so the twin would compile a new model at each of the "
+            f"--sampler {name} runs with --method sbc only, not {method!r}: every Geweke step "
+            "simulates new data, so the model would be compiled again at each of the "
             "replications x steps steps (hours at the defaults)"
         )
-    return f"{twin} ({twin.describe(sim.data)})"
+    return str(twin) if twin.step is not None else f"{twin} ({twin.describe(sim.data)})"
 
 
 def _empty_checks() -> pd.DataFrame:

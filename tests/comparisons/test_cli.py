@@ -107,6 +107,9 @@ def test_wrong_sampler_is_caught_with_exit_1(tmp_path, capsys):
         (f"{MALFORMED}:bivariate_object_dtype", "returned x of dtype object"),
         (f"{MALFORMED}:bivariate_complex", "returned x of dtype complex128"),
         (f"{MALFORMED}:bivariate_strings", "returned x of dtype <U3"),
+        ("pymc-step:tests/no_such_file.py:Step", "does not exist"),
+        ("pymc-step:mcmc_pairs.comparisons.pair:Pair", "Pair is a class but not a PyMC step"),
+        (f"pymc-step:{MALFORMED}:bivariate_raises", "bivariate_raises raised TypeError"),
     ],
 )
 def test_bad_sampler_exits_2_with_one_line(spec, message, tmp_path, capsys):
@@ -280,3 +283,13 @@ def test_a_reader_that_leaves_the_pipe_gets_no_traceback():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_validate_refuses_geweke_for_a_step_method_with_one_line(tmp_path, capsys):
+    folder = "examples/conjugate_step"
+    argv = ["validate", "--model", f"{folder}/model.py:build_model"]
+    argv += ["--data", f"{folder}/data.json", "--method", "geweke", "--out", str(tmp_path)]
+    assert cli.main([*argv, "--sampler", f"pymc-step:{folder}/step.py:ConjugateGibbs"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "runs with --method sbc only, not 'geweke'" in err[0]
+    assert not any(tmp_path.iterdir())

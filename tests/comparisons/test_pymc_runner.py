@@ -1,8 +1,11 @@
 """The one PyMC runner: what compare runs, the twin runs, and the twin pickles."""
 
+import json
 import pickle
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from mcmc_pairs.comparisons import pymc_runner, simulation
 from mcmc_pairs.comparisons.loading import load_callable
@@ -116,3 +119,89 @@ def test_a_fresh_compile_cache_and_a_warm_one_give_the_same_bits(tmp_path):
     ]
     assert all(run.returncode == 0 for run in runs), runs[0].stderr[-2000:]
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count("\n") == 2
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conjugate_step"
+STEP_FILE = """
+import pymc as pm
+
+
+class NotAStep:
+    pass
+
+
+def not_steps(model):
+    return [1, 2]
+
+
+def raises(model):
+    raise RuntimeError("boom")
+
+
+def metropolis_on_mu(model):
+    return pm.Metropolis([model["mu"]])  # one step: PyMC assigns the rest
+"""
+
+
+def _example_model():
+    data = json.loads((EXAMPLE / "data.json").read_text())
+    return load_callable(f"{EXAMPLE}/model.py:build_model")(data), data
+
+
+def test_a_users_step_method_is_named_parsed_and_run_with_the_same_draws_for_a_seed():
+    assert pymc_runner.StepMethod.parse("examples/x.py:sample") is None  # a plain sampler
+    step = pymc_runner.StepMethod.parse(f"pymc-step:{EXAMPLE}/step.py:ConjugateGibbs")
+    assert str(step) == f"pymc-step:{EXAMPLE}/step.py:ConjugateGibbs"
+    assert pymc_runner.StepMethod.parse(step) is step
+    model, _ = _example_model()
+    settings = {"draws": 30, "tune": 5, "chains": 2, "seed": 4}
+    first = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
+    again = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
+    assert first["posterior"]["theta"].shape == (2, 30, 4)
+    for name in ("mu", "sigma2", "tau2", "theta"):
+        assert np.array_equal(first["posterior"][name], again["posterior"][name])
+    assert pymc_runner.pymc_method(model, step, None) == str(step)
+    assert pymc_runner.pymc_cores({}, step) == {"cores": 1}  # a user's class need not pickle
+
+
+def test_the_twin_with_a_step_method_is_a_sampler_that_pickles(tmp_path):
+    from mcmc_pairs.comparisons.byom import model_pair
+
+    model_spec = f"{EXAMPLE}/model.py:build_model"
+    _, data = _example_model()
+    pair = model_pair(model_spec, data, None, name="conjugate_step")
+    step = pymc_runner.StepMethod(f"{EXAMPLE}/step.py:ConjugateGibbsPlantedBug")
+    twin = pickle.loads(pickle.dumps(pymc_runner.PymcTwin(pair, step)))
+    assert str(twin) == str(step) and twin.describe(data) == str(step)
+    draws = twin(data, draws=6, tune=2, chains=2, random_seed=1)
+    assert sorted(draws) == ["mu", "sigma2", "tau2", "theta"]
+    assert draws["theta"].shape == (2, 6, 4) and np.all(draws["sigma2"] > 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("NotAStep", "NotAStep is a class but not a PyMC step method"),
+        ("not_steps", r"returned \[1, 2\], not a PyMC step method"),
+        ("raises", "raised RuntimeError: boom"),
+        ("missing", "has no callable named 'missing'"),
+    ],
+)
+def test_a_step_that_is_not_one_is_bad_input_naming_the_argument(tmp_path, name, message):
+    (tmp_path / "steps.py").write_text(STEP_FILE)
+    model, _ = _example_model()
+    with pytest.raises(ValueError, match=message) as caught:
+        step = pymc_runner.StepMethod.parse(f"pymc-step:{tmp_path}/steps.py:{name}")
+        step.steps(model)
+    assert str(caught.value).startswith("--sampler pymc-step:")
+
+
+def test_a_step_for_some_variables_leaves_the_rest_to_pymc(tmp_path):
+    (tmp_path / "steps.py").write_text(STEP_FILE)
+    model, _ = _example_model()
+    step = pymc_runner.StepMethod.parse(f"pymc-step:{tmp_path}/steps.py:metropolis_on_mu")
+    (made,) = step.steps(model)
+    assert [v.name for v in made.vars] == ["mu"]
+    settings = {"draws": 10, "tune": 10, "chains": 1, "seed": 0}
+    tree = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
+    assert "accepted" in tree["sample_stats"]  # Metropolis's statistics are kept for the report

@@ -158,8 +158,8 @@ def _sentence(verdict, failed_kind):
         rows, columns=["kind", "quantity", "statistic", "value", "threshold", "passed"]
     ).assign(comparison="user vs pymc", side="user", gross=False)
     sides = {
-        "user": SimpleNamespace(role="user", variant="user", sampler="user"),
-        "pymc": SimpleNamespace(role="pymc", variant="pymc", sampler="NUTS"),
+        "user": SimpleNamespace(role="user", variant="user", sampler="user", stored=False),
+        "pymc": SimpleNamespace(role="pymc", variant="pymc", sampler="NUTS", stored=False),
     }
     result = SimpleNamespace(
         verdict=verdict,
@@ -168,6 +168,7 @@ def _sentence(verdict, failed_kind):
         pair=SimpleNamespace(variables=("x",)),
         settings={"tolerance": 0.2, "draws": 1000},
         looks=[{"draws": 1000}],
+        cannot_grow=[],
     )
     return verdict_sentence(result)
 
