@@ -106,8 +106,9 @@ def _add_compare_parser(sub) -> None:
     compare.add_argument(
         "--sampler",
         metavar="SPEC",
-        help="your sampler, package.module:function or path/to/file.py:function, or a "
-        "PyMC step method, pymc-step:FILE.py:NAME; it replaces the hand-rolled side",
+        help="your sampler, package.module:function or path/to/file.py:function; a PyMC "
+        "step method, pymc-step:FILE.py:NAME; a NumPyro model, numpyro:FILE.py:MODEL; stored "
+        "draws, FILE (see --reference); it replaces the hand-rolled side",
     )
     compare.add_argument(
         "--reference",

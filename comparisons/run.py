@@ -24,6 +24,7 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
+from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC, StepMethod
 from mcmc_pairs.comparisons.settings import Settings
@@ -411,7 +412,8 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
 
     The pair's hand-written samplers, or the user's ``sampler``: a function, a
     PyMC step method ``pymc-step:...``
-    (:class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`), stored draws
+    (:class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`), a NumPyro model
+    ``numpyro:...`` (:class:`~mcmc_pairs.comparisons.numpyro_side.NumpyroSampler`), stored draws
     (:func:`~mcmc_pairs.comparisons.stored.is_stored`), or ``"pymc"``: PyMC's
     own sampler on the model, against a stored reference.
     """
@@ -434,6 +436,10 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
             source = PymcSource(role, variant, witness.model, settings, pair, None, {})
         elif (step := StepMethod.parse(spec)) is not None:
             source = PymcSource(role, variant, witness.model, settings, pair, step, {})
+        elif (port := NumpyroSampler.parse(spec, pair.variables)) is not None:
+            source = HandwrittenSource(
+                pair.name, role, variant, port, data, settings, shapes, name=str(port)
+            )
         else:
             source = HandwrittenSource(pair.name, role, variant, spec, data, settings, shapes)
         growing[side_label(role, variant)] = source

@@ -165,14 +165,15 @@ class HandwrittenSource:
     """A hand-written sampler's chains across looks: continued if it can, else rerun.
 
     A :class:`DrawSource`: ``spec`` is the sampler (an import string or the
-    callable); each call runs under the contract (:func:`~.contract.call_sampler`).
+    callable, named ``name`` in reports: default the import string or the side's
+    label); each call runs under the contract (:func:`~.contract.call_sampler`).
     """
 
-    def __init__(self, pair_name, role, variant, spec, data, settings, shapes):
+    def __init__(self, pair_name, role, variant, spec, data, settings, shapes, name=None):
         self.pair_name, self.role, self.variant, self.data = pair_name, role, variant, data
         self.func = resolve(spec)
         self.settings, self.shapes = settings, shapes
-        self.name = spec if isinstance(spec, str) else side_label(role, variant)
+        self.name = name or (spec if isinstance(spec, str) else side_label(role, variant))
         self.state: dict | None = {} if contract.resumable(self.func) else None
         self.side: Side | None = None
         self.label = side_label(role, variant)

@@ -27,6 +27,7 @@ from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.contract import sampler_name
 from mcmc_pairs.comparisons.geweke import geweke_checks, geweke_replication
 from mcmc_pairs.comparisons.loading import load_callable
+from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.parallel import open_client, run_replications
 from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin, StepMethod
@@ -252,6 +253,8 @@ def _sampler_under_test(
         sampler = PymcTwin(pair)
     elif (step := StepMethod.parse(sampler)) is not None:
         sampler = PymcTwin(pair, step)
+    elif (port := NumpyroSampler.parse(sampler, pair.variables)) is not None:
+        sampler = port
     if isinstance(sampler, PymcTwin):
         name = _check_twin(sampler, pair, method, sim)
     else:

@@ -15,7 +15,8 @@ def _split(requirement: str) -> tuple[str, str]:
 
 def pyproject_requirements() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    listed = project["dependencies"] + project["optional-dependencies"]["dev"]
+    extras = project["optional-dependencies"]  # the extras make test installs
+    listed = project["dependencies"] + extras["dev"] + extras["numpyro"]
     return dict(_split(r) for r in listed)
 
 
