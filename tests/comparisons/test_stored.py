@@ -111,6 +111,7 @@ def _with(tmp_path, name, **variables):
     ("make", "message"),
     [
         (lambda t: str(t / "missing.nc"), "does not exist"),
+        (lambda t: str(t / "draws.txt"), "unknown format of stored draws"),
         (_truncated, "does not read"),
         (lambda t: _with(t, "nan.nc", x=np.full((2, 5, 2), np.nan)), "holds NaN"),
         (lambda t: _with(t, "extra.nc", x=exact_draws(2, 5), z=np.ones((2, 5))), "lacks: ['z']"),
