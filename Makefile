@@ -13,7 +13,7 @@ report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" --durations=15
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
