@@ -2,7 +2,7 @@
 
 ``python examples/stored_draws/save_reference.py [OUT.nc]`` (default
 ``reports/eight_schools_reference.nc``) runs ``pm.sample`` on
-``examples/eight_schools/model.py`` with its data (4 chains x 2,000 draws after
+``examples/eight_schools/model.py`` with its data (4 chains x 10,000 draws after
 1,000 tuning, seed 2026) and writes the DataTree ``pm.sample`` returns with
 ``to_netcdf``, as a user would keep last month's run.
 """
@@ -24,7 +24,7 @@ def main(out: Path) -> None:
 
     data = json.loads((SCHOOLS / "data.json").read_text())
     with build_model(data):
-        tree = pm.sample(draws=2000, tune=1000, chains=4, random_seed=2026, progressbar=False)
+        tree = pm.sample(draws=10000, tune=1000, chains=4, random_seed=2026, progressbar=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     tree.to_netcdf(out)
     print(f"wrote {out}")
