@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -86,7 +87,7 @@ def markdown(rows: list[dict]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        size = sum(int(_prod(s)) for s in r["variables"].values())
+        size = sum(math.prod(s) for s in r["variables"].values())
         resolution = "–" if r["worst_resolution"] is None else f"{r['worst_resolution']:.2f}"
         lines.append(
             f"| {r['posterior']} | {size} | {r['verdict']} | {resolution} | "
@@ -94,13 +95,6 @@ def markdown(rows: list[dict]) -> str:
             f"{r['draws']} | {r['seconds']:.1f} s |"
         )
     return "\n".join(lines) + "\n"
-
-
-def _prod(shape) -> int:
-    out = 1
-    for s in shape:
-        out *= int(s)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

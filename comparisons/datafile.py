@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from mcmc_pairs.comparisons.errors import one_line
+from mcmc_pairs.pairdata import posteriordb
 
 SUFFIXES = (".json", ".npz", ".csv")
 INT64 = np.iinfo(np.int64)
@@ -55,11 +56,9 @@ def read_data(path: str | Path, *, argument: str = "--data") -> dict[str, Any]:
         A missing or unreadable file, an unknown suffix, malformed content, a
         non-numeric CSV column or list, or an empty file.
     """
-    if str(path).startswith("posteriordb:"):  # a posterior shipped with the suite
-        from mcmc_pairs.pairdata import posteriordb
-
+    if str(path).startswith(posteriordb.PREFIX):  # a posterior shipped with the suite
         try:
-            return posteriordb.load_data(str(path).removeprefix("posteriordb:"))
+            return posteriordb.load_data(str(path).removeprefix(posteriordb.PREFIX))
         except ValueError as exc:
             raise ValueError(f"{argument} {path}: {exc}") from None
     file = Path(path)

@@ -39,9 +39,8 @@ import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons.sides import RunEvent, Side, side_label
+from mcmc_pairs.pairdata import posteriordb
 
-POSTERIORDB = "posteriordb:"
-"""``posteriordb:NAME`` names a posterior shipped with the suite (its reference draws)."""
 SUFFIXES = (".nc", ".zarr", ".csv", ".json", ".json.zip")
 """What a stored file's name ends with (a CmdStan glob too: ``fit-*.csv``)."""
 CMDSTAN_STATS = {
@@ -65,7 +64,7 @@ def is_stored(spec: object) -> bool:
     if not isinstance(spec, str | Path):
         return False
     text = str(spec)
-    return text.startswith(POSTERIORDB) or text.rstrip("/").lower().endswith(SUFFIXES)
+    return text.startswith(posteriordb.PREFIX) or text.rstrip("/").lower().endswith(SUFFIXES)
 
 
 def parse_rename(pairs: list[str] | None, *, argument: str = "--rename") -> dict[str, str | None]:
@@ -88,10 +87,8 @@ def read_draws(spec: str | Path, *, argument: str) -> tuple[xr.DataTree, str]:
         A missing, unreadable or truncated file, or an unknown format, naming ``argument``.
     """
     text = str(spec)
-    if text.startswith(POSTERIORDB):
-        from mcmc_pairs.pairdata import posteriordb
-
-        name = text.removeprefix(POSTERIORDB)
+    if text.startswith(posteriordb.PREFIX):
+        name = text.removeprefix(posteriordb.PREFIX)
         try:
             draws = posteriordb.load_reference_draws(name)
         except ValueError as exc:
@@ -124,15 +121,13 @@ def read_draws(spec: str | Path, *, argument: str) -> tuple[xr.DataTree, str]:
 
 def _read_posteriordb_file(path: Path) -> xr.DataTree:
     """Read posteriordb's draws format (a JSON list of chains), zipped or not."""
-    from mcmc_pairs.pairdata.posteriordb import parse_draws
-
     if path.name.lower().endswith(".zip"):
         with zipfile.ZipFile(path) as archive:
             (member,) = [n for n in archive.namelist() if not n.endswith("/")]
             chains = json.loads(archive.read(member))
     else:
         chains = json.loads(path.read_text(encoding="utf-8"))
-    return azb.from_dict({"posterior": parse_draws(chains)})
+    return azb.from_dict({"posterior": posteriordb.parse_draws(chains)})
 
 
 def read_cmdstan_csv(pattern: str, *, argument: str) -> xr.DataTree:

@@ -28,6 +28,9 @@ from typing import Any
 import numpy as np
 
 DATA_DIR = Path(__file__).parent / "files"
+PREFIX = "posteriordb:"
+"""``posteriordb:NAME`` names a shipped posterior: its data (``--data``) or its reference
+draws (``--reference``, ``--sampler``)."""
 """Folder of the shipped zips and ``posteriors.json`` (see ``files/README.md``)."""
 
 POSTERIORS: tuple[str, ...] = (
