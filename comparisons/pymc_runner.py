@@ -10,6 +10,7 @@ SBC can run it like any hand-written sampler.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from mcmc_pairs.comparisons.compile_once import CompileCache, SameStructure, compiled_once
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.witness import build as build_model
@@ -107,6 +109,7 @@ def pymc_sample(
     settings: Mapping[str, int],
     pymc_kwargs: Mapping[str, Any],
     step: str | StepMethod | None = None,
+    compiles: CompileCache | None = None,
     **extra: Any,
 ) -> xr.DataTree:
     """Run ``pm.sample`` on ``model`` with ``settings`` and the pair's ``pymc_kwargs``.
@@ -122,6 +125,9 @@ def pymc_sample(
     step : str or StepMethod, optional
         Names a step method of ``pymc`` that replaces ``pymc_kwargs`` (a second
         reference, ``Pair.pymc_steps``), or a user's step method under test.
+    compiles : CompileCache, optional
+        Where nutpie's compile of the model is kept for later calls
+        (:mod:`~mcmc_pairs.comparisons.compile_once`); None compiles afresh.
     **extra
         ``progressbar``, ``cores``, ``quiet``...: override both.
 
@@ -138,7 +144,8 @@ def pymc_sample(
         else:
             kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
-        with exact_arithmetic():  # the same draws from a fresh compile cache and a warm one
+        reuse = contextlib.nullcontext() if compiles is None else compiled_once(compiles)
+        with exact_arithmetic(), reuse:  # the same draws from fresh compile caches and warm ones
             return pm.sample(
                 draws=settings["draws"],
                 tune=settings["tune"],
@@ -215,6 +222,10 @@ def pymc_method(model: Any, step: str | StepMethod | None, library: str | None) 
     return f"{name} ({library})" if methods == ["NUTS"] and library not in (None, "pymc") else name
 
 
+TWIN_COMPILES = SameStructure()
+"""nutpie's compiles of the twins' models in this process, reused across replications."""
+
+
 @dataclass(frozen=True)
 class PymcTwin:
     """The PyMC twin of a pair, as a sampler with the contract's signature.
@@ -226,8 +237,9 @@ class PymcTwin:
     runs a user's :class:`StepMethod` instead: a step method under test. It holds
     the pair, which pickles (its functions by reference, a user's model as an
     import string or a module-level function), so it travels to Dask workers.
-    Every call builds and compiles a new model: that, not sampling, is most of
-    its cost (README, validate).
+    Every call builds a new model; compiling it, not sampling, would be most of
+    its cost, so the twin keeps nutpie's compile for every later call whose
+    model differs only in its data (:data:`TWIN_COMPILES`).
 
     Parameters
     ----------
@@ -252,7 +264,9 @@ class PymcTwin:
         pair = self.pair
         model = build_model(pair.model, data, argument="model")
         settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
-        tree = pymc_sample(model, settings, pair.pymc_kwargs, self.step, cores=1, quiet=True)
+        tree = pymc_sample(
+            model, settings, pair.pymc_kwargs, self.step, TWIN_COMPILES, cores=1, quiet=True
+        )
         posterior = tree["posterior"]
         return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}
 

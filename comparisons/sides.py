@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 import xarray as xr
 
 from mcmc_pairs.comparisons import contract
+from mcmc_pairs.comparisons.compile_once import SameModel
 from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.loading import resolve
@@ -238,7 +239,8 @@ class PymcSource:
     """A PyMC side across looks: rerun with the same seed and more draws, or found in ``cache``.
 
     A :class:`DrawSource`; ``cache`` maps (label, draws) to a run, shared with
-    later runs of the same pair (``run_pair(pymc_from=...)``).
+    later runs of the same pair (``run_pair(pymc_from=...)``). nutpie compiles
+    the model once for all looks (:class:`~.compile_once.SameModel`).
     """
 
     def __init__(self, role, variant, model, settings, pair: Pair, step, cache):
@@ -248,6 +250,7 @@ class PymcSource:
         self.continues = False  # rerun with the same seed and more draws
         self.grows = True
         self.total = 0.0
+        self.compiles = SameModel()
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""
@@ -257,7 +260,7 @@ class PymcSource:
             say(RunEvent(self.pair.name, self.label, "start", chains, draws))
             settings = {**self.settings, "draws": draws}
             self.cache[key] = run_pymc(
-                self.role, self.variant, self.model, settings, self.pair, self.step
+                self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
             )
             seconds = self.cache[key].timings["total_s"]
             method = None if self.total else self.cache[key].sampler  # named once
@@ -270,7 +273,7 @@ class PymcSource:
         return replace(side, quantities=None, timings=timings)
 
 
-def run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Side:
+def run_pymc(role, variant, model, settings, pair: Pair, step, compiles=None) -> Side:
     """Run one PyMC side; PyMC's own log lines are kept out (the run's events say it once)."""
     import logging
 
@@ -284,6 +287,7 @@ def run_pymc(role, variant, model, settings, pair: Pair, step: str | None) -> Si
             settings,
             pair.pymc_kwargs,
             step,
+            compiles,
             progressbar=sys.stderr.isatty(),
             **pymc_cores(pair.pymc_kwargs, step),
         )

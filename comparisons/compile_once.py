@@ -1,0 +1,300 @@
+"""Compile a PyMC model for nutpie once, then sample it again and again.
+
+``pm.sample`` with nutpie compiles the model (PyTensor to numba) at every call:
+on a small model that is nearly all of the PyMC side's time (7 s of compiling
+against 0.13 s of sampling on the eight-schools example). Two kinds of run
+sample one model many times:
+
+* **a compare that grows its reference**: each look reruns ``pm.sample`` on the
+  *same* ``pm.Model`` with more draws. :class:`SameModel` hands the first
+  compile back to every later call: the draws are those of a fresh compile,
+  bit for bit.
+* **SBC and Geweke of the PyMC twin** (:class:`~.pymc_runner.PymcTwin`): each
+  replication builds the model from its own simulated data. :class:`SameStructure`
+  compiles the model once with its data *lifted* into shared variables (what
+  ``pm.Data`` makes) and gives every later replication whose model has the same
+  graph, apart from those data, the compiled model with its data swapped in
+  (nutpie's ``with_data``). Which constants are data is decided from the graph
+  alone (:func:`data_constants`), never from the order replications arrive in:
+  a replication's draws are the same whether its worker compiled the model
+  for it or reused another replication's compile, so SBC gives the same bits
+  on any number of workers (tested).
+
+Both work inside ``pm.sample``: :func:`compiled_once` routes nutpie's
+``compile_pymc_model``, which ``pm.sample`` calls, through a cache for the
+duration of a ``with`` block, so seeds, initial points and the returned
+``DataTree`` stay PyMC's own. Samplers other than nutpie compile as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+LIFTED_PREFIX = "__mcmc_pairs_data_"
+"""Names of the shared variables :class:`SameStructure` lifts a model's data into."""
+
+_ACTIVE: contextvars.ContextVar[CompileCache | None] = contextvars.ContextVar(
+    "compile_cache", default=None
+)
+_INSTALL = threading.Lock()
+
+
+class CompileCache(Protocol):
+    """What :func:`compiled_once` asks: the compiled model for ``model`` and nutpie's options."""
+
+    def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
+        """Return nutpie's compiled model for ``model``; ``compile_`` compiles one afresh."""
+        ...
+
+
+@contextlib.contextmanager
+def compiled_once(cache: CompileCache) -> Iterator[None]:
+    """Within the block, nutpie's compiles (``pm.sample``'s) go through ``cache``.
+
+    The block may nest and run on several threads: each sees its own cache
+    (a context variable); outside any block nutpie compiles as it always does.
+    """
+    _install()
+    token = _ACTIVE.set(cache)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def _install() -> None:
+    """Wrap ``nutpie.compile_pymc_model`` once per process (idempotent)."""
+    import nutpie
+
+    with _INSTALL:
+        if getattr(nutpie.compile_pymc_model, "_mcmc_pairs_original", None) is not None:
+            return
+        original = nutpie.compile_pymc_model
+
+        def compile_pymc_model(model, **options):
+            cache = _ACTIVE.get()
+            if cache is None:
+                return original(model, **options)
+            return cache.compiled(model, options, original)
+
+        compile_pymc_model._mcmc_pairs_original = original
+        nutpie.compile_pymc_model = compile_pymc_model
+
+
+def _options_key(options: Mapping[str, Any]) -> str:
+    return repr(sorted(options.items()))
+
+
+class SameModel:
+    """Reuse nutpie's compile of one ``pm.Model`` object across its ``pm.sample`` calls.
+
+    Attributes
+    ----------
+    compiles : int
+        How many compiles it ran (the tests count them).
+    """
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[Any, str, Any]] = []  # (model, options, compiled)
+        self.compiles = 0
+
+    def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
+        """Return the compile of this very ``model`` with these ``options``, made once."""
+        key = _options_key(options)
+        for known, known_key, compiled in self._entries:
+            if known is model and known_key == key:
+                return compiled
+        compiled = compile_(model, **options)
+        self.compiles += 1
+        self._entries.append((model, key, compiled))
+        return compiled
+
+
+def data_constants(fgraph) -> list:
+    """Return the constants of a model's graph that hold data, in graph order.
+
+    A constant is data when it is an array of more than one element and every
+    use of it reads its values: an observed value, a distribution's parameter,
+    an operand of an elementwise operation or a dot product. Constants that
+    set sizes, shapes or indices, and scalars, stay constants (they shape the
+    compiled code). ``fgraph`` is :func:`pymc.model.fgraph.fgraph_from_model`'s.
+    """
+    from pymc.model.fgraph import ModelObservedRV
+    from pytensor.graph.basic import Constant
+    from pytensor.tensor.blockwise import Blockwise
+    from pytensor.tensor.elemwise import Elemwise
+    from pytensor.tensor.math import Dot
+    from pytensor.tensor.random.op import RandomVariable
+
+    def reads_values(node, index: int) -> bool:
+        op = node.op
+        if isinstance(op, ModelObservedRV):
+            return index == 1
+        if isinstance(op, RandomVariable):
+            return index >= 2  # (rng, size, *parameters)
+        return isinstance(op, Elemwise | Dot | Blockwise)
+
+    found = []
+    for node in fgraph.toposort():
+        for variable in node.inputs:
+            if not isinstance(variable, Constant) or variable in found:
+                continue
+            if np.ndim(variable.data) == 0 or np.size(variable.data) < 2:
+                continue
+            if all(reads_values(client, i) for client, i in fgraph.clients[variable]):
+                found.append(variable)
+    return found
+
+
+@dataclass
+class _Template:
+    """One lifted model: its graph, its data's shared variables and nutpie's compile."""
+
+    fgraph: Any
+    shared: dict[str, Any]  # lifted name -> shared variable
+    options: str
+    compiled: Any
+
+    def values_for(self, fgraph) -> dict[str, np.ndarray] | None:
+        """Return the data ``fgraph`` puts into this template's slots; None unless it fits.
+
+        It fits when the two graphs are the same operations on the same
+        variables with equal constants, apart from the lifted data, which must
+        keep their dtype and shape (nutpie's compiled code is specialised on
+        static shapes).
+        """
+        from pytensor.graph.basic import Constant
+
+        slots = {v: name for name, v in self.shared.items()}
+        values: dict[str, np.ndarray] = {}
+        seen: dict[Any, Any] = {}
+        if len(self.fgraph.outputs) != len(fgraph.outputs):
+            return None
+        stack = list(zip(self.fgraph.outputs, fgraph.outputs, strict=True))
+        while stack:
+            mine, theirs = stack.pop()
+            if mine in seen:
+                if seen[mine] is not theirs:
+                    return None
+                continue
+            seen[mine] = theirs
+            if mine in slots:
+                value = _data_of(theirs, Constant)
+                if value is None or mine.type != theirs.type:
+                    return None
+                values[slots[mine]] = value
+                continue
+            if mine.type != theirs.type or (mine.owner is None) != (theirs.owner is None):
+                return None
+            if mine.owner is None:
+                if not _same_root(mine, theirs, Constant):
+                    return None
+                continue
+            a, b = mine.owner, theirs.owner
+            if a.op != b.op or len(a.inputs) != len(b.inputs):
+                return None
+            if a.outputs.index(mine) != b.outputs.index(theirs):
+                return None
+            stack.extend(zip(a.inputs, b.inputs, strict=True))
+        return values
+
+    def with_values(self, values: Mapping[str, np.ndarray]) -> Any:
+        """Return the compiled model holding ``values``; the shared variables hold them too.
+
+        nutpie's compiled log density reads the data it is given (``with_data``);
+        the initial-point function PyMC compiled reads the shared variables.
+        """
+        for name, value in values.items():
+            self.shared[name].set_value(value)
+        return self.compiled.with_data(**values)
+
+
+def _data_of(variable, constant_type) -> np.ndarray | None:
+    """Return a data leaf's values (a constant's, or ``pm.Data``'s), else None."""
+    if isinstance(variable, constant_type):
+        return np.asarray(variable.data)
+    if _is_data(variable):
+        return np.asarray(variable.get_value(borrow=True))
+    return None
+
+
+def _is_data(variable) -> bool:
+    """Whether a leaf is a shared variable holding data (``pm.Data``), not a random generator."""
+    from pytensor.compile.sharedvalue import SharedVariable
+    from pytensor.tensor.random.type import RandomType
+
+    return isinstance(variable, SharedVariable) and not isinstance(variable.type, RandomType)
+
+
+def _same_root(mine, theirs, constant_type) -> bool:
+    """Whether two leaves of two model graphs, neither of them data, are interchangeable."""
+    from pytensor.compile.sharedvalue import SharedVariable
+    from pytensor.tensor.random.type import RandomType
+
+    if isinstance(mine, constant_type):
+        return isinstance(theirs, constant_type) and mine.equals(theirs)
+    if isinstance(mine.type, RandomType):  # random generators: the log density uses none
+        return isinstance(theirs.type, RandomType)
+    if isinstance(mine, SharedVariable) or isinstance(theirs, SharedVariable | constant_type):
+        return False
+    return mine.name == theirs.name  # value variables, by name (types are already equal)
+
+
+class SameStructure:
+    """Reuse nutpie's compile across models of one structure with other data (SBC).
+
+    Keeps the last ``size`` structures' compiles. A model is compiled with its
+    data lifted (:func:`data_constants`) into shared variables named
+    ``__mcmc_pairs_data_<i>`` (its ``pm.Data`` already are); a later model that
+    fits a kept one (:meth:`_Template.values_for`) gets that compile with its
+    own data.
+
+    Attributes
+    ----------
+    compiles : int
+        How many compiles it ran (the tests count them).
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._templates: list[_Template] = []
+        self.compiles = 0
+
+    def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
+        """Return a kept compile that fits ``model``, holding its data; else compile it lifted."""
+        from pymc.model.fgraph import fgraph_from_model
+
+        key = _options_key(options)
+        fgraph, _ = fgraph_from_model(model)
+        for template in self._templates:
+            if template.options != key:
+                continue
+            values = template.values_for(fgraph)
+            if values is not None:
+                return template.with_values(values)
+        template = self._lift(fgraph, key, options, compile_)
+        self._templates = [template, *self._templates][: self.size]
+        return template.compiled
+
+    def _lift(self, fgraph, key: str, options: Mapping[str, Any], compile_: Callable) -> _Template:
+        """Compile the model of ``fgraph`` with its data in shared variables."""
+        import pytensor
+        from pymc.model.fgraph import model_from_fgraph
+
+        shared = {v.name: v for v in fgraph.variables if v.owner is None and _is_data(v)}
+        for i, constant in enumerate(data_constants(fgraph)):
+            name = f"{LIFTED_PREFIX}{i}"
+            value = np.array(constant.data)
+            shared[name] = pytensor.shared(value, name=name, shape=value.shape)
+            fgraph.replace(constant, shared[name], import_missing=True)
+        model = model_from_fgraph(fgraph)
+        compiled = compile_(model, **options)
+        self.compiles += 1
+        return _Template(fgraph, shared, key, compiled)
