@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compare_parser(sub)
     report = sub.add_parser("report", help="compare every registered pair and write index.html")
     report.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
+    _add_cache_arguments(report)
 
     validate = sub.add_parser(
         "validate",
@@ -127,6 +128,32 @@ def _add_compare_parser(sub) -> None:
     _add_model_arguments(compare)
     settings.add_flags(compare)  # --draws ... --timeout: one flag per Settings field
     compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
+    _add_cache_arguments(compare)
+
+
+def _add_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--cache DIR`` and ``--no-cache``: where PyMC's reference runs are kept."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--cache",
+        type=Path,
+        metavar="DIR",
+        help="the reference cache: PyMC's reference runs are kept there and reused by a later "
+        "run with the same model files, data, settings and seed (default: $MCMC_PAIRS_CACHE, "
+        "else $XDG_CACHE_HOME/mcmc-pairs/references, else ~/.cache/mcmc-pairs/references)",
+    )
+    group.add_argument(
+        "--no-cache", action="store_true", help="run PyMC's reference again; read or write no cache"
+    )
+
+
+def _cache_dir(args) -> Path | None:
+    """Return the reference cache's directory the flags ask for (None: ``--no-cache``)."""
+    from mcmc_pairs.comparisons.reference_cache import default_cache_dir
+
+    if getattr(args, "no_cache", False):
+        return None
+    return getattr(args, "cache", None) or default_cache_dir()
 
 
 def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -253,7 +280,10 @@ def _run(pair, args, data=None):
     stored = {"reference": getattr(args, "reference", None)}
     stored["rename"] = parse_rename(getattr(args, "rename", None))
     sampler = getattr(args, "sampler", None)
-    return run_pair(pair, sampler=sampler, data=data, **stored, **settings.from_args(args))
+    cache = _cache_dir(args)
+    return run_pair(
+        pair, sampler=sampler, data=data, cache=cache, **stored, **settings.from_args(args)
+    )
 
 
 def _write(result, out: Path):

@@ -30,7 +30,7 @@ from mcmc_pairs.comparisons.agreement import (
     tolerances,
 )
 from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
-from mcmc_pairs.comparisons.kinds import Z_KINDS, CheckKind, Statistic
+from mcmc_pairs.comparisons.kinds import Z_KINDS, CheckKind, Role, Statistic
 from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_COLOURS = {
@@ -77,6 +77,8 @@ def to_json(result: PairResult) -> dict:
             sides[label]["verdict"] = result.verdicts[label]
         if side.acceptance_rate is not None:
             sides[label]["acceptance_rate"] = side.acceptance_rate
+        if side.role in (Role.PYMC, Role.PYMC_STEP) and not side.stored:
+            sides[label]["from_cache"] = side.from_cache
     return {
         "pair": result.pair.name,
         "title": result.pair.title,
@@ -340,8 +342,9 @@ def _sides_section(result: PairResult) -> list[str]:
     for label, side in result.sides.items():
         verdict = result.verdicts.get(label, "reference")
         accept = side.acceptance_rate
+        cached = " (read from the reference cache)" if side.from_cache else ""
         rows.append(
-            f"<tr><td>{html.escape(label)}</td><td>{html.escape(side.sampler)}</td>"
+            f"<tr><td>{html.escape(label)}</td><td>{html.escape(side.sampler)}{cached}</td>"
             f"<td>{html.escape(verdict)}</td><td>{side.timings['compile_s']:.2f}</td>"
             f"<td>{side.timings['sampling_s']:.4g}</td>"
             f"<td>{result.ess_per_second(label):,.0f}</td>"
@@ -358,6 +361,16 @@ def _sides_section(result: PairResult) -> list[str]:
         "the exact answer; further PyMC samplers are shown as second references. "
         "Acceptance is the mean acceptance of Metropolis-type samplers (the seeds advise "
         "about 0.15 to 0.5 for a random walk).</p>",
+        *(
+            [
+                "<p>A run read from the reference cache is the one an earlier "
+                "<code>compare</code> made with the same model files, data, settings, seed and "
+                "library versions; its times are that run's. <code>--no-cache</code> runs "
+                "PyMC again.</p>"
+            ]
+            if any(side.from_cache for side in result.sides.values())
+            else []
+        ),
         html.figure(speed_figure, result, alt="effective draws per second of each side"),
         *(
             [html.figure(acceptance_figure, result, alt="acceptance rate of each side")]

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,9 +25,11 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
+from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC, StepMethod
+from mcmc_pairs.comparisons.reference_cache import ReferenceCache, reference_key
 from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.sides import (
     HANDROLLED,
@@ -141,6 +144,7 @@ def run_pair(
     pymc_from: PairResult | None = None,
     reference: str | None = None,
     rename: Mapping[str, str | None] | None = None,
+    cache: str | Path | None = None,
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
 
@@ -154,11 +158,9 @@ def run_pair(
     Parameters
     ----------
     pair : Pair
-        The registered pair.
     sampler : str or callable, optional
-        A sampler under test (import string or callable with the contract's
-        signature, a ``pymc-step:...`` step method or stored draws). It replaces
-        the registered hand-rolled variants.
+        A sampler under test, instead of the hand-rolled variants: an import string
+        or callable, a ``pymc-step:...`` step method, stored draws.
     data : mapping, optional
         Data for both sides; default ``pair.load_data()``.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
@@ -166,15 +168,16 @@ def run_pair(
         is documented, with its bounds, in
         :data:`mcmc_pairs.comparisons.settings.FIELDS`. Both sides get the same.
     progress : callable, optional
-        Receives a :class:`RunEvent` at the start and the end of every side
-        and between looks (default: print it to stderr).
+        Receives every :class:`RunEvent` (default: print it to stderr).
     pymc_from : PairResult, optional
-        An earlier run of the same pair with the same settings and data: its
-        PyMC draws (deterministic given the seed) are reused instead of compiling
-        and sampling again, so several samplers can face one reference cheaply.
+        An earlier run of the same pair with the same settings and data, whose
+        PyMC draws (deterministic given the seed) are reused.
     reference, rename : optional
         Stored draws that replace PyMC's reference run, and ``{stored name: the
         model's, or None to leave out}`` for stored draws (:mod:`~.stored`).
+    cache : str or Path, optional
+        The reference cache's directory (:mod:`~.reference_cache`), which PyMC's
+        reference runs are read from and written to; None runs PyMC every time.
 
     Returns
     -------
@@ -189,7 +192,7 @@ def run_pair(
     overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
-    stored = {"reference": reference, "rename": dict(rename or {})}
+    stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache}
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
@@ -276,12 +279,14 @@ class _Comparison:
         """Check the data against the pair's model and make every side; nothing sampled yet.
 
         ``stored`` holds ``reference`` (stored draws instead of PyMC's run, or
-        ``None``) and ``rename`` (:func:`~.stored.check_draws`).
+        ``None``), ``rename`` (:func:`~.stored.check_draws`) and ``cache`` (the
+        reference cache's directory, or ``None``).
         """
         data, cache = _reused_pymc(pymc_from, pair, settings, data)
         witness, shapes = _witness(pair, data)
         growing = _sides_under_test(pair, sampler, data, settings, witness, shapes, stored)
-        growing |= _reference_sides(pair, settings, witness, cache, stored)
+        store = _reference_store(stored["cache"], pair, data, settings, witness)
+        growing |= _reference_sides(pair, settings, witness, cache, stored, store)
         reference = dict(pair.reference(data)) if pair.reference else {}
         return cls(pair, data, settings, witness, reference, growing, cache, say)
 
@@ -446,8 +451,22 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
     return growing
 
 
-def _reference_sides(pair, settings, witness, cache, stored) -> dict[str, DrawSource]:
-    """Return PyMC's reference (or the stored draws given instead) and its second references."""
+def _reference_store(directory, pair: Pair, data, settings, witness) -> ReferenceCache | None:
+    """Return the reference cache's entry for this run, or None (no directory, no model file)."""
+    if directory is None:
+        return None
+    try:
+        key = reference_key(resolve(witness.build_model, argument="model"), data, settings, pair)
+    except ValueError:  # a model without a source file (typed at a prompt): not cached
+        return None
+    return ReferenceCache(Path(directory), key)
+
+
+def _reference_sides(pair, settings, witness, cache, stored, store) -> dict[str, DrawSource]:
+    """Return PyMC's reference (or the stored draws given instead) and its second references.
+
+    PyMC's runs are kept in ``store`` (:class:`~.reference_cache.ReferenceCache`, or None).
+    """
     growing: dict[str, DrawSource] = {}
     if stored["reference"] is not None:
         growing[PYMC] = stored_source(
@@ -455,10 +474,10 @@ def _reference_sides(pair, settings, witness, cache, stored) -> dict[str, DrawSo
             argument="--reference",
         )  # fmt: skip
     else:
-        growing[PYMC] = PymcSource(PYMC, PYMC, witness.model, settings, pair, None, cache)
+        growing[PYMC] = PymcSource(PYMC, PYMC, witness.model, settings, pair, None, cache, store)
     for variant, step in pair.pymc_steps.items():
         growing[side_label(PYMC_STEP, variant)] = PymcSource(
-            PYMC_STEP, variant, witness.model, settings, pair, step, cache
+            PYMC_STEP, variant, witness.model, settings, pair, step, cache, store
         )
     return growing
 

@@ -65,6 +65,10 @@ class Side:
     stored : bool
         Draws read from a file (:mod:`mcmc_pairs.comparisons.stored`): no sampling
         time, so no ESS per second.
+    from_cache : bool
+        PyMC's draws read back from the reference cache
+        (:mod:`~mcmc_pairs.comparisons.reference_cache`); its timings are those of
+        the run that stored them.
     """
 
     role: str
@@ -74,6 +78,7 @@ class Side:
     timings: dict[str, float]
     quantities: xr.DataArray | None = None
     stored: bool = False
+    from_cache: bool = False
 
     @property
     def label(self) -> str:
@@ -98,7 +103,9 @@ class RunEvent:
 
     ``str(event)`` is the line the command line prints:
     ``[lda] handrolled:gibbs: 4 chains x 2000 draws`` at the start of a side,
-    ``[lda] handrolled:gibbs: done in 3.21 s`` when it is done, and
+    ``[lda] handrolled:gibbs: done in 3.21 s`` when it is done,
+    ``[lda] pymc: 4 chains x 2000 draws from the reference cache (NUTS (nutpie))``
+    when PyMC's run is read back from the cache (``stage="cached"``), and
     ``[lda] undecided at 2000 draws (...): extending`` between looks
     (``stage="look"``, with every side's ``verdicts`` at that look).
 
@@ -107,7 +114,7 @@ class RunEvent:
     pair : str
     side : str
         The side's label (:attr:`Side.label`).
-    stage : {"start", "done", "look"}
+    stage : {"start", "done", "cached", "look"}
     chains, draws : int
     seconds : float or None
         The side's wall time (compilation included), when ``"done"``.
@@ -126,6 +133,11 @@ class RunEvent:
     def __str__(self) -> str:
         if self.stage == "start":
             return f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws"
+        if self.stage == "cached":
+            return (
+                f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws "
+                f"from the reference cache ({self.method})"
+            )
         if self.stage == "look":
             open_ = ", ".join(f"{k}: {v}" for k, v in (self.verdicts or {}).items())
             return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
@@ -239,13 +251,15 @@ class PymcSource:
     """A PyMC side across looks: rerun with the same seed and more draws, or found in ``cache``.
 
     A :class:`DrawSource`; ``cache`` maps (label, draws) to a run, shared with
-    later runs of the same pair (``run_pair(pymc_from=...)``). nutpie compiles
-    the model once for all looks (:class:`~.compile_once.SameModel`).
+    later runs of the same pair (``run_pair(pymc_from=...)``); ``store``, a
+    :class:`~.reference_cache.ReferenceCache`, keeps the runs on disk for later
+    processes. nutpie compiles the model once for all looks
+    (:class:`~.compile_once.SameModel`).
     """
 
-    def __init__(self, role, variant, model, settings, pair: Pair, step, cache):
+    def __init__(self, role, variant, model, settings, pair: Pair, step, cache, store=None):
         self.role, self.variant, self.model, self.settings = role, variant, model, settings
-        self.pair, self.step, self.cache = pair, step, cache
+        self.pair, self.step, self.cache, self.store = pair, step, cache, store
         self.label = side_label(role, variant)
         self.continues = False  # rerun with the same seed and more draws
         self.grows = True
@@ -256,21 +270,50 @@ class PymcSource:
         """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""
         key = (self.label, draws)
         if key not in self.cache:
-            chains = self.settings["chains"]
-            say(RunEvent(self.pair.name, self.label, "start", chains, draws))
-            settings = {**self.settings, "draws": draws}
-            self.cache[key] = run_pymc(
-                self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
-            )
-            seconds = self.cache[key].timings["total_s"]
-            method = None if self.total else self.cache[key].sampler  # named once
-            say(RunEvent(self.pair.name, self.label, "done", chains, draws, seconds, None, method))
+            self.cache[key] = self._cached(draws, say) or self._run(draws, say)
         side = self.cache[key]
         self.total += side.timings["total_s"]
         compile_s = side.timings["compile_s"]
         timings = {"compile_s": compile_s, "sampling_s": self.total - compile_s}
         timings["total_s"] = self.total
         return replace(side, quantities=None, timings=timings)
+
+    def _cached(self, draws: int, say: Callable[[RunEvent], None]) -> Side | None:
+        """Return the run at ``draws`` from the reference cache, or None."""
+        side = None if self.store is None else self.store.load(self.label, draws)
+        if side is not None:
+            chains = self.settings["chains"]
+            say(
+                RunEvent(
+                    self.pair.name, self.label, "cached", chains, draws, None, None, side.sampler
+                )
+            )
+        return side
+
+    def _run(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
+        """Run PyMC at ``draws`` (and keep the run in the reference cache)."""
+        chains = self.settings["chains"]
+        say(RunEvent(self.pair.name, self.label, "start", chains, draws))
+        settings = {**self.settings, "draws": draws}
+        side = run_pymc(
+            self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
+        )
+        method = None if self.total else side.sampler  # named once
+        say(
+            RunEvent(
+                self.pair.name,
+                self.label,
+                "done",
+                chains,
+                draws,
+                side.timings["total_s"],
+                None,
+                method,
+            )
+        )
+        if self.store is not None:
+            self.store.save(self.label, draws, side)
+        return side
 
 
 def run_pymc(role, variant, model, settings, pair: Pair, step, compiles=None) -> Side:

@@ -1,0 +1,297 @@
+"""The reference cache: PyMC's reference draws kept on disk from one ``compare`` to the next.
+
+A user fixing a sampler runs ``compare`` again and again on one model and one
+data set. The reference side, PyMC's run, is then the same every time: it is a
+function of the model, the data, the settings and the seed (the harness runs it
+bit for bit reproducibly, :func:`~.witness.exact_arithmetic`). The cache keeps
+each reference run and hands it back to the next run with the same **key**:
+
+* the model's source: the file of ``build_model`` and every file of the user's
+  (or of the suite's) that it imports, followed import by import
+  (:func:`model_sources`); the libraries' files are covered by their versions;
+* the data (every key, value and dtype, :func:`data_digest`);
+* ``tune``, ``chains`` and ``seed``, the pair's ``pm.sample`` keywords and the
+  step method of a second reference; each entry's files are per label and draws;
+* the versions of Python, PyMC, PyTensor, nutpie, numba, NumPy and the suite,
+  the host CPU numba compiles for, and the source of the harness's PyMC runner.
+
+Layout: ``DIR/<digest of the key>/key.json`` (the key in full) and, per run,
+``<label>-<draws>.json`` (its sampler, timings and the SHA-256 of its draws'
+file) beside ``<label>-<draws>-<sha>.nc`` (the draws, netCDF). Every file is
+written to a temporary name and renamed into place, the draws before the
+manifest that names them, so a reader sees a complete run or none, and runs
+sharing a directory never corrupt it. A run whose manifest or draws do not read
+back, or whose draws do not match their SHA-256, is run again and rewritten,
+never trusted. Growing a cached reference at a later look adds that look's
+run to the entry.
+
+The default directory is ``$MCMC_PAIRS_CACHE``, else
+``$XDG_CACHE_HOME/mcmc-pairs/references``, else
+``~/.cache/mcmc-pairs/references`` (:func:`default_cache_dir`).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import inspect
+import json
+import os
+import platform
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable, Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT = 1
+"""The layout's version: part of every key, raised when the layout changes."""
+LIBRARIES = ("pymc", "pytensor", "nutpie", "numba", "numpy", "mcmc-pairs")
+"""The packages whose versions are part of the key."""
+
+
+def default_cache_dir() -> Path:
+    """Return the cache's default directory (``$MCMC_PAIRS_CACHE`` wins)."""
+    if os.environ.get("MCMC_PAIRS_CACHE"):
+        return Path(os.environ["MCMC_PAIRS_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "mcmc-pairs" / "references"
+
+
+def data_digest(data: Any) -> str:
+    """Return the SHA-256 of ``data``: keys, values, dtypes and shapes, nested.
+
+    Equal data give equal digests in every process: mappings are read in key
+    order and arrays as their bytes with their dtype and shape.
+    """
+    digest = hashlib.sha256()
+
+    def feed(value: Any) -> None:
+        if isinstance(value, Mapping):
+            digest.update(b"{")
+            for key in sorted(value, key=repr):
+                digest.update(repr(key).encode() + b":")
+                feed(value[key])
+            digest.update(b"}")
+        elif isinstance(value, list | tuple):
+            digest.update(b"[")
+            for item in value:
+                feed(item)
+            digest.update(b"]")
+        else:
+            array = np.asarray(value)
+            if array.dtype == object:
+                digest.update(b"O" + repr(value).encode())
+                return
+            array = np.ascontiguousarray(array)
+            digest.update(f"{array.dtype.str}{array.shape}".encode() + array.tobytes())
+
+    feed(data)
+    return digest.hexdigest()
+
+
+def _library_roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    roots = {paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"]}
+    return tuple(str(Path(p).resolve()) for p in roots if p)
+
+
+def _imported_names(tree: ast.Module, package: str) -> list[str]:
+    """Return the modules a module's source imports (relative names made absolute)."""
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if package else ""
+                base = f"{parent}.{base}".strip(".") if parent else base
+            names.append(base)
+            names += [f"{base}.{alias.name}" for alias in node.names]  # submodules
+    return [n for n in names if n]
+
+
+def _origin(name: str) -> str | None:
+    """Return the source file of the module ``name``, or None (built-in, missing)."""
+    module = sys.modules.get(name)
+    file = getattr(module, "__file__", None)
+    if file is None:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            return None
+        file = getattr(spec, "origin", None)
+    return file if file and file.endswith(".py") and Path(file).is_file() else None
+
+
+def model_sources(build_model: Callable) -> dict[str, str]:
+    """Return ``{file: SHA-256}`` of ``build_model``'s file and the files it imports, transitively.
+
+    Imports are read from each file's source; files of the standard library and
+    of installed packages are left out (their versions are in the key). Raises
+    :class:`ValueError` when ``build_model`` has no source file (a function
+    typed at a prompt): such a model is not cached.
+    """
+    try:
+        first = inspect.getsourcefile(inspect.unwrap(build_model))
+    except TypeError:
+        first = None
+    if first is None or not Path(first).is_file():  # <string>, <stdin>: typed, not saved
+        raise ValueError(f"{build_model!r} has no source file")
+    libraries = _library_roots()
+    todo, found = [(str(Path(first).resolve()), _package_of(build_model))], {}
+    while todo:
+        file, package = todo.pop()
+        if file in found or file.startswith(libraries):
+            continue
+        source = Path(file).read_bytes()
+        found[file] = hashlib.sha256(source).hexdigest()
+        for name in _imported_names(ast.parse(source), package):
+            origin = _origin(name)
+            if origin is not None:
+                todo.append((str(Path(origin).resolve()), name.rpartition(".")[0]))
+    return dict(sorted(found.items()))
+
+
+def _package_of(function: Callable) -> str:
+    module = sys.modules.get(getattr(function, "__module__", ""), None)
+    return getattr(module, "__package__", "") or ""
+
+
+def _versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
+def _host_cpu() -> str:
+    import llvmlite.binding as llvm
+
+    return f"{platform.machine()}/{llvm.get_host_cpu_name()}"
+
+
+def reference_key(build_model: Callable, data: Mapping, settings: Mapping, pair) -> dict:
+    """Return the key of a pair's reference runs (everything they depend on but the draws)."""
+    from mcmc_pairs.comparisons import pymc_runner, witness
+
+    runner = [Path(m.__file__).read_bytes() for m in (pymc_runner, witness)]
+    return {
+        "format": FORMAT,
+        "model": model_sources(build_model),
+        "data": data_digest(data),
+        "settings": {k: int(settings[k]) for k in ("tune", "chains", "seed")},
+        "pymc_kwargs": repr(sorted(pair.pymc_kwargs.items())),
+        "pymc_steps": repr(sorted(pair.pymc_steps.items())),
+        "versions": _versions(),
+        "cpu": _host_cpu(),
+        "runner": hashlib.sha256(b"".join(runner)).hexdigest(),
+    }
+
+
+def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Write ``path`` through a temporary file in its directory, then rename it into place."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    os.close(handle)
+    try:
+        write(Path(temporary))
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class ReferenceCache:
+    """One reference's runs on disk: :meth:`load` and :meth:`save` by (label, draws).
+
+    Parameters
+    ----------
+    directory : path
+        The cache's directory (created when first written).
+    key : dict
+        :func:`reference_key`: which entry this run reads and writes.
+    """
+
+    def __init__(self, directory: Path, key: Mapping[str, Any]):
+        text = json.dumps(key, sort_keys=True, indent=1)
+        self.key_text = text
+        self.entry = Path(directory) / hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def _stem(self, label: str, draws: int) -> str:
+        return f"{label.replace(':', '_')}-{int(draws)}"
+
+    def load(self, label: str, draws: int):
+        """Return the cached :class:`~.sides.Side` for ``label`` at ``draws``, or None.
+
+        None also for a partial, stale or corrupt run (never trusted; the run
+        that follows rewrites it).
+        """
+        import xarray as xr
+
+        from mcmc_pairs.comparisons.kinds import Role
+        from mcmc_pairs.comparisons.sides import Side
+
+        try:
+            if (self.entry / "key.json").read_text() != self.key_text:
+                return None
+            manifest = json.loads((self.entry / f"{self._stem(label, draws)}.json").read_text())
+            draws_file = self.entry / manifest["file"]
+            if _sha256(draws_file) != manifest["sha256"]:
+                return None
+            with xr.open_datatree(draws_file, engine="h5netcdf") as opened:
+                tree = opened.load()
+            timings = {k: float(v) for k, v in manifest["timings"].items()}
+            role = Role(manifest["role"])
+            side = Side(role, manifest["variant"], manifest["sampler"], tree, timings)
+        except Exception:  # absent, partial or corrupt: whatever fails to read is not trusted
+            return None
+        if tree["posterior"].sizes.get("draw") != draws:
+            return None
+        side.from_cache = True
+        return side
+
+    def save(self, label: str, draws: int, side) -> None:
+        """Store ``side``'s run at ``draws`` (atomically; an unwritable cache is skipped)."""
+        try:
+            self.entry.mkdir(parents=True, exist_ok=True)
+            _atomic_write(self.entry / "key.json", lambda p: p.write_text(self.key_text))
+            stem = self._stem(label, draws)
+            draws_file = self._write_draws(stem, side.tree)
+            manifest = {
+                "file": draws_file.name,
+                "sha256": _sha256(draws_file),
+                "role": str(side.role),
+                "variant": side.variant,
+                "sampler": side.sampler,
+                "timings": side.timings,
+            }
+            text = json.dumps(manifest, indent=1)
+            _atomic_write(self.entry / f"{stem}.json", lambda p: p.write_text(text))
+        except OSError:  # a full disk or a read-only cache costs speed, not the run
+            return
+
+    def _write_draws(self, stem: str, tree) -> Path:
+        """Write ``tree`` under a name holding its SHA-256 (no two writers share a file)."""
+        handle, temporary = tempfile.mkstemp(dir=self.entry, prefix=f".{stem}.", suffix=".nc")
+        os.close(handle)
+        try:
+            tree.to_netcdf(temporary, engine="h5netcdf")
+            target = self.entry / f"{stem}-{_sha256(Path(temporary))[:16]}.nc"
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        return target

@@ -1,0 +1,168 @@
+"""The reference cache: a repeated compare reads PyMC's runs back, and never trusts a bad entry."""
+
+import json
+import multiprocessing
+import textwrap
+
+import numpy as np
+import pytest
+
+from mcmc_pairs.comparisons import reference_cache, run
+from mcmc_pairs.comparisons.cli import main
+from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.report import to_json
+from mcmc_pairs.comparisons.sides import Side
+
+SMALL = {"draws": 150, "tune": 150, "chains": 2, "seed": 4, "max_draws": 150}
+PYMC_SIDES = ("pymc", "pymc:metropolis")
+
+
+def compare(cache, **overrides):
+    events = []
+    result = run.run_pair(
+        get_pair("mh_normal"), progress=events.append, cache=cache, **(SMALL | overrides)
+    )
+    return result, [str(e) for e in events]
+
+
+def without_timings(doc):
+    doc = json.loads(json.dumps(doc))
+    doc.pop("timings")
+    for look in doc["looks"]:
+        look.pop("seconds")
+    for side in doc["sides"].values():
+        side.pop("timings"), side.pop("ess_bulk_per_second"), side.pop("from_cache", None)
+    return doc
+
+
+@pytest.fixture(scope="module")
+def twice(tmp_path_factory):
+    """The same compare run twice on one cache directory."""
+    directory = tmp_path_factory.mktemp("cache")
+    return directory, compare(directory), compare(directory)
+
+
+def test_a_repeated_compare_reads_the_reference_back_with_the_same_report(twice):
+    _, (first, first_events), (second, second_events) = twice
+    assert [first.sides[s].from_cache for s in PYMC_SIDES] == [False, False]
+    assert [second.sides[s].from_cache for s in PYMC_SIDES] == [True, True]
+    assert "[mh_normal] pymc: 2 chains x 150 draws" in first_events
+    assert not any(e.startswith("[mh_normal] pymc") and "from the" not in e for e in second_events)
+    assert any("pymc: 2 chains x 150 draws from the reference cache" in e for e in second_events)
+    assert without_timings(to_json(first)) == without_timings(to_json(second))
+    assert to_json(second)["sides"]["pymc"]["from_cache"] is True
+    assert "from_cache" not in to_json(second)["sides"]["handrolled:independence"]
+    for label in PYMC_SIDES:  # the draws, bit for bit
+        a, b = first.sides[label].tree["posterior"], second.sides[label].tree["posterior"]
+        assert all(np.array_equal(a[v].values, b[v].values) for v in a.data_vars)
+
+
+def test_other_settings_or_data_are_other_entries(twice):
+    directory = twice[0]
+    other_seed, _ = compare(directory, seed=5)
+    assert not other_seed.sides["pymc"].from_cache
+    other_data = {**get_pair("mh_normal").load_data(), "mu": 10.5}
+    result = run.run_pair(
+        get_pair("mh_normal"), data=other_data, cache=directory, progress=lambda e: None, **SMALL
+    )
+    assert not result.sides["pymc"].from_cache
+
+
+def test_a_corrupt_or_partial_entry_is_run_again_and_rewritten(tmp_path):
+    compare(tmp_path)
+    entry = next(p for p in tmp_path.iterdir() if p.is_dir())
+    draws_file = next(entry.glob("pymc-150-*.nc"))
+    draws_file.write_bytes(draws_file.read_bytes()[:-100])  # truncated
+    (entry / "pymc_metropolis-150.json").write_text("{not json")
+    result, events = compare(tmp_path)
+    assert [result.sides[s].from_cache for s in PYMC_SIDES] == [False, False]
+    assert "[mh_normal] pymc: 2 chains x 150 draws" in events  # run again
+    again, _ = compare(tmp_path)
+    assert [again.sides[s].from_cache for s in PYMC_SIDES] == [True, True]  # rewritten
+    (entry / "key.json").write_text("{}")  # a stale key: not this run's entry
+    assert not compare(tmp_path)[0].sides["pymc"].from_cache
+
+
+def test_a_cache_that_cannot_be_written_costs_speed_not_the_run(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    result, _ = compare(blocked)
+    assert result.verdict and not result.sides["pymc"].from_cache
+
+
+def test_growing_a_cached_reference_adds_the_later_look_to_the_entry(tmp_path):
+    growing = {"draws": 100, "max_draws": 200, "tolerance": 0.01}
+    compare(tmp_path, **growing)
+    entry = next(p for p in tmp_path.iterdir() if p.is_dir())
+    assert {p.name for p in entry.glob("pymc-*.json")} == {"pymc-100.json", "pymc-200.json"}
+    result, events = compare(tmp_path, **growing)
+    assert result.sides["pymc"].from_cache and not any("pymc: done" in e for e in events)
+
+
+def _save_many(directory, side_and_key):
+    side, key = side_and_key
+    cache = reference_cache.ReferenceCache(directory, key)
+    for _ in range(5):
+        cache.save("pymc", 150, side)
+
+
+def test_runs_sharing_a_cache_do_not_corrupt_it(twice, tmp_path):
+    _, (first, _), _ = twice
+    side = first.sides["pymc"]
+    side = Side(side.role, side.variant, side.sampler, side.tree, side.timings)
+    key = {"any": "key"}
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        pool.starmap(_save_many, [(tmp_path, (side, key))] * 4)
+    loaded = reference_cache.ReferenceCache(tmp_path, key).load("pymc", 150)
+    assert loaded is not None and loaded.from_cache
+    assert np.array_equal(loaded.tree["posterior"]["x"], side.tree["posterior"]["x"])
+    assert not list(tmp_path.glob("*/.*"))  # no temporary file left behind
+
+
+def test_the_key_follows_the_models_files_and_the_files_they_import(tmp_path, monkeypatch):
+    (tmp_path / "helper.py").write_text("SCALE = 1.0\n")
+    (tmp_path / "model.py").write_text(
+        textwrap.dedent(
+            """
+            import numpy as np
+            import helper
+
+            def build_model(data):
+                return helper.SCALE * np.asarray(data["y"])
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from mcmc_pairs.comparisons.loading import load_callable
+
+    build = load_callable(f"{tmp_path / 'model.py'}:build_model")
+    first = reference_cache.model_sources(build)
+    assert sorted(p.rsplit("/", 1)[-1] for p in first) == ["helper.py", "model.py"]  # no numpy
+    (tmp_path / "helper.py").write_text("SCALE = 2.0\n")
+    assert reference_cache.model_sources(build) != first
+    with pytest.raises(ValueError, match="no source file"):
+        reference_cache.model_sources(eval("lambda data: data"))  # noqa: S307
+
+
+def test_the_data_digest_sees_values_dtypes_and_shapes():
+    digest = reference_cache.data_digest
+    base = {"y": np.arange(4.0), "n": 4}
+    assert digest(base) == digest({"n": 4, "y": np.arange(4.0)})
+    assert digest(base) != digest({"y": np.arange(4), "n": 4})  # int, not float
+    assert digest(base) != digest({"y": np.arange(4.0).reshape(2, 2), "n": 4})
+    assert digest(base) != digest({"y": np.arange(4.0), "n": 5})
+
+
+def test_the_cli_caches_by_default_and_not_with_no_cache(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MCMC_PAIRS_CACHE", str(tmp_path / "default"))
+    flags = ["compare", "mh_normal", "--draws", "100", "--tune", "100", "--chains", "2"]
+    flags += ["--max-draws", "100", "--out", str(tmp_path / "out")]
+    main([*flags, "--no-cache"])
+    assert not (tmp_path / "default").exists()
+    main(flags)
+    assert any((tmp_path / "default").iterdir())
+    main(flags)
+    assert "from the reference cache" in capsys.readouterr().err
+    assert main([*flags, "--no-cache", "--cache", str(tmp_path)]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
