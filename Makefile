@@ -56,10 +56,15 @@ check-report: $(STAMP)
 	@test -f reports/index.html || $(MAKE) report
 	$(BIN)/python scripts/check_report.py reports
 
+# The last line is issue 30's "time to verdict", this tree against the code before it
+# (benchmarks/README.md; 25–30 min on 2 cores). TTV_ARGS adds flags, e.g.
+# "--runs 1 --cases list eight_schools" or "--baseline REV".
+TTV_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.posteriordb
+	$(BIN)/python -m benchmarks.time_to_verdict $(TTV_ARGS)
 
 # `mcmc-pairs report` of this tree against the code before issue 17, runs in turn,
 # wall and CPU time and their ratio (BASELINE=<rev> to compare with another; ~10 min).
