@@ -3,7 +3,8 @@
 Everything here works on *quantities*: a ``DataArray`` with dims
 ``(chain, draw, quantity)`` holding, per draw, each scalar component of the
 compared variables and the derived quantities that probe joint structure.
-Summaries and diagnostics come from :mod:`arviz_stats`.
+Summaries and diagnostics come from :mod:`arviz_stats`; it and SciPy are imported in
+the functions that use them, so a run loads neither before it has sampled.
 
 The rules (docs/contracts.md, "What 'agree' means"):
 
@@ -46,11 +47,9 @@ import itertools
 import warnings
 from collections.abc import Collection, Mapping, Sequence
 
-import arviz_stats as azs
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy import stats
 
 from mcmc_pairs.comparisons import energy
 from mcmc_pairs.comparisons.execution import ChildInterpreter
@@ -358,6 +357,8 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
         every chain's own bulk ESS: what the chains would give if they mixed
         with each other), ``r_hat``.
     """
+    import arviz_stats as azs
+
     ds = xr.Dataset({"q": quantities})
     columns = {
         "mean": quantities.mean(SAMPLE_DIMS),
@@ -578,6 +579,8 @@ def z_p_values(z: np.ndarray, statistics: Sequence[str]) -> np.ndarray:
     One call for the whole table: scipy's per-call overhead would otherwise
     dominate a large run (LDA: 22,000 checks).
     """
+    from scipy import stats
+
     df = np.array([z_df(statistic) for statistic in statistics], dtype=float)
     return 2 * stats.t.sf(np.abs(np.asarray(z, dtype=float)), df)
 
@@ -612,6 +615,8 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     must not reach at its rank, ``alpha / (m - rank)``) and ``passed``. Controls the
     family-wise error rate at ``alpha`` under any dependence between the checks.
     """
+    from scipy import stats
+
     checks = checks.copy()
     m = len(checks)
     if m == 0:
@@ -687,6 +692,8 @@ def resolutions(
         quantile of a discrete quantity) have resolution 0; a difference with
         no finite standard error or scale has an infinite one.
     """
+    from scipy import stats
+
     limits = tolerances(delta)
     critical = stats.t.isf(alpha, z_table["statistic"].map(z_df).to_numpy(dtype=float))
     diff = (z_table["a"] - z_table["b"]).to_numpy(dtype=float)
@@ -746,6 +753,8 @@ def rhat_threshold(
     ndarray
         Shape of ``ess``; :data:`RHAT_MAX` where the ESS is not a number.
     """
+    from scipy import stats
+
     splits = 2 * chains
     f = stats.chi2.isf(alpha / (2 * max(quantities, 1)), splits - 1) / (splits - 1)
     ess = np.maximum(np.asarray(ess, dtype=float), ESS_PER_CHAIN_MIN * chains)

@@ -5,6 +5,7 @@ it opens anywhere without network access. A figure that cannot be drawn
 becomes a note on the page (:func:`figure`): a plotting failure never loses a
 verdict. Nothing here knows about pairs or verdicts; the report modules
 (:mod:`mcmc_pairs.comparisons.report`, :mod:`mcmc_pairs.comparisons.validation_report`) do.
+Matplotlib is imported when a figure is drawn (:func:`pyplot`), not with this module.
 """
 
 from __future__ import annotations
@@ -16,12 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.figure  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import numpy as np
 
 __all__ = [
     "AMBER",
@@ -35,6 +31,7 @@ __all__ = [
     "image_grid",
     "img",
     "page",
+    "pyplot",
     "section",
     "table",
     "verdict_banner",
@@ -76,13 +73,25 @@ def verdict_banner(text: str, colour: str) -> str:
     return f'<p class="verdict" style="background:{colour}">{escape(text)}</p>'
 
 
+def pyplot():
+    """Return :mod:`matplotlib.pyplot` on the Agg backend: figures are drawn to PNGs only."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def img(fig: Any, alt: str = "figure") -> str:
     """Embed a matplotlib figure (or an arviz-plots PlotCollection) as a base64 PNG; close it."""
-    if not isinstance(fig, matplotlib.figure.Figure):  # an arviz-plots PlotCollection
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):  # an arviz-plots PlotCollection
         fig = fig.viz["figure"].item()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90)
-    plt.close(fig)
+    pyplot().close(fig)
     encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
     return f'<img alt="{escape(alt)}" src="data:image/png;base64,{encoded}">'
 
@@ -149,6 +158,7 @@ def image_grid(images: Mapping[str, np.ndarray]):
     """One row of grey images per label; ``images[label]`` has shape (n, height, width)."""
     labels = list(images)
     n = max(len(images[label]) for label in labels)
+    plt = pyplot()
     fig, axes = plt.subplots(len(labels), n, figsize=(0.9 * n, 1.0 * len(labels)), squeeze=False)
     for i, label in enumerate(labels):
         for k in range(n):

@@ -2,7 +2,8 @@
 
 Pages are built from the shared helpers of :mod:`mcmc_pairs.comparisons.html` and written
 atomically (:mod:`mcmc_pairs.comparisons.files`), so a failed run leaves nothing
-half-written.
+half-written. Matplotlib and arviz-plots are imported when a figure is drawn: describing
+checks (:func:`describe_check`) loads neither.
 """
 
 from __future__ import annotations
@@ -13,9 +14,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import arviz_base as azb
-import arviz_plots as azp
-import matplotlib.pyplot as plt
-import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
@@ -517,9 +515,11 @@ def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
 
     ``values`` is the quantity's draws, shape (chain, draw).
     """
+    from matplotlib.ticker import NullLocator
+
     names = _plotted_names(result)
     labels = list(result.sides)
-    fig, axes = plt.subplots(
+    fig, axes = html.pyplot().subplots(
         len(names),
         len(labels),
         figsize=(3.6 * len(labels), 1.7 * len(names)),
@@ -537,7 +537,7 @@ def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
                 ax.set_ylabel(name, fontsize=8)
             if logx:  # minor ticks off: a log axis's many minor ticks triple the figure's cost
                 ax.set_xscale("log")
-                ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+                ax.xaxis.set_minor_locator(NullLocator())
             ax.tick_params(labelsize=7)
     fig.tight_layout()
     return fig
@@ -572,7 +572,7 @@ def density_figure(result: PairResult):
     names = _plotted_names(result)
     cols = min(3, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
+    fig, axes = html.pyplot().subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
     for ax, name in zip(axes.flat, names, strict=False):
         for label, side in result.sides.items():
             values = side.quantities.sel(quantity=name).values.ravel()
@@ -599,23 +599,31 @@ side at 1,000, 0.3 s at 500, 12 s for 4 x 10,000); 500 ranks a chain still show
 a drift or a stuck stretch."""
 
 
+def _arviz_plots():
+    """Return :mod:`arviz_plots`, pyplot on the Agg backend first (:func:`html.pyplot`)."""
+    html.pyplot()
+    import arviz_plots
+
+    return arviz_plots
+
+
 def rank_figure(side):
     """Rank plot of one side's plotted quantities, by ``arviz_plots.plot_rank``."""
     names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
-    return azp.plot_rank(_side_tree(side, names, RANK_MAX_DRAWS), backend="matplotlib")
+    return _arviz_plots().plot_rank(_side_tree(side, names, RANK_MAX_DRAWS), backend="matplotlib")
 
 
 def autocorr_figure(side):
     """Autocorrelation of one side's plotted quantities, by ``arviz_plots.plot_autocorr``."""
     names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
-    return azp.plot_autocorr(_side_tree(side, names), backend="matplotlib")
+    return _arviz_plots().plot_autocorr(_side_tree(side, names), backend="matplotlib")
 
 
 def speed_figure(result: PairResult):
     """Bar chart: minimum bulk ESS per second of sampling, per side (log scale)."""
     labels = list(result.sides)
     values = [result.ess_per_second(label) for label in labels]
-    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
+    fig, ax = html.pyplot().subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
     colours = [html.BLUE if result.sides[lb].role == PYMC else html.PURPLE for lb in labels]
     ax.barh(labels, values, color=colours)
     ax.set_xscale("log")
@@ -630,7 +638,7 @@ def speed_figure(result: PairResult):
 def acceptance_figure(result: PairResult):
     """Mean acceptance rate per Metropolis-type side, against the seeds' 0.15 to 0.5 advice."""
     pairs = [(lb, s.acceptance_rate) for lb, s in result.sides.items() if s.acceptance_rate]
-    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(pairs)))
+    fig, ax = html.pyplot().subplots(figsize=(6, 0.5 + 0.45 * len(pairs)))
     ax.axvspan(0.15, 0.5, color="#d0f0d0", label="seed's advice for a random walk")
     ax.barh([p[0] for p in pairs], [p[1] for p in pairs], color=html.PURPLE)
     ax.set_xlim(0, 1)

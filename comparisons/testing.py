@@ -18,8 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcmc_pairs.comparisons.agreement import AGREE
-from mcmc_pairs.comparisons.kinds import CheckKind
+from mcmc_pairs.comparisons.kinds import CheckKind, Verdict
 
 if TYPE_CHECKING:
     from mcmc_pairs.comparisons.run import RunEvent
@@ -128,7 +127,7 @@ def assert_agree(
         lists the failed checks (worst first, at most 20).
     """
     result = compare(build_model, sampler, data, **kwargs)
-    if result.verdict != AGREE:
+    if result.verdict != Verdict.AGREE:
         raise AssertionError(failure_message(result))
     return result
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -145,7 +144,7 @@ def render_validation(result: ValidationResult) -> str:
 def geweke_figure(result: ValidationResult):
     """z-score of every test function against its Holm threshold."""
     checks = result.checks
-    fig, ax = plt.subplots(figsize=(7, 0.3 * len(checks) + 1.2))
+    fig, ax = html.pyplot().subplots(figsize=(7, 0.3 * len(checks) + 1.2))
     y = np.arange(len(checks))
     colours = np.where(checks["passed"], html.GREEN, html.RED)
     ax.barh(y, checks["value"].clip(-20, 20), color=colours)
@@ -165,7 +164,7 @@ def sbc_figure(result: ValidationResult):
     width = (SBC_RANK_DRAWS + 1) // bins
     cols = min(4, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.3 * rows), squeeze=False)
+    fig, axes = html.pyplot().subplots(rows, cols, figsize=(3.2 * cols, 2.3 * rows), squeeze=False)
     n = len(ranks)
     lo, hi = stats.binom.ppf([0.005, 0.995], n, 1 / bins)
     for ax, k in zip(axes.flat, range(len(names)), strict=False):
@@ -352,7 +351,7 @@ def sbc_ecdf_figure(result: ValidationResult):
     _, lo_all, hi_all = sbc.ecdf_band(n, alpha / len(names), L)
     cols = min(4, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(
+    fig, axes = html.pyplot().subplots(
         rows, cols, figsize=(3.2 * cols, 2.3 * rows), squeeze=False, sharey=True
     )
     for ax, k in zip(axes.flat, range(len(names)), strict=False):

@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import xarray as xr
-from scipy import special
 
 from mcmc_pairs.comparisons.loading import load_callable
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair, PlantedShifts, Section
 from mcmc_pairs.pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_nodes, validate_data
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 GRAPH: dict[str, tuple[str, ...]] = {
     "A": (),
@@ -109,6 +110,8 @@ def log_joint_of_draws(
     The observed nodes take their evidence values; the unobserved ones their
     drawn values.
     """
+    import xarray as xr
+
     d = validate_data(data)
     evidence = d["evidence"]
     template = posterior[free_nodes(evidence)[0]].transpose("chain", "draw")
@@ -124,6 +127,8 @@ def log_joint_of_draws(
 
 def acceptance_table(result) -> list[Section]:
     """Report section: rejection sampling keeps fewer draws as the evidence grows (seed 004)."""
+    import pandas as pd
+
     d = validate_data(result.data)
     rng = np.random.default_rng(2026)
     # The section shows the hand-rolled rejection sampler at work: named, not imported.
@@ -234,6 +239,9 @@ def log_likelihood(posterior: xr.Dataset, data: Mapping) -> xr.DataArray:
     The likelihood of what :func:`simulate` draws: the joint probability of the
     draw with the evidence, over its sum across every pattern of the evidence nodes.
     """
+    import xarray as xr
+    from scipy import special
+
     d = validate_data(data)
     evidence = d["evidence"]
     observed = [node for node in GRAPH if node in evidence]

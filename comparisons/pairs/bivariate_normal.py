@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
-from scipy import stats
 
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.bivariate_normal import default_data, validate_data
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 
 def covariance(data: Mapping) -> np.ndarray:
@@ -20,6 +22,9 @@ def covariance(data: Mapping) -> np.ndarray:
 
 def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[str, xr.DataArray]:
     """Return ``{"logp": log N(x | mu, Sigma)}`` of every draw, shape (chain, draw)."""
+    import xarray as xr
+    from scipy import stats
+
     d = validate_data(data)
     target = stats.multivariate_normal(mean=d["mu"], cov=covariance(d))
     x = posterior["x"]
@@ -39,6 +44,8 @@ def exact(data: Mapping) -> dict[str, ExactMarginal]:
     ``logp_max - E`` with ``E ~ Exponential(1)`` (half a chi-square with 2 degrees
     of freedom), where ``logp_max = -log(2 pi) - log|Sigma| / 2``.
     """
+    from scipy import stats
+
     d = validate_data(data)
     mu, sigma = d["mu"], d["sigma"]
     cov = covariance(d)

@@ -38,14 +38,15 @@ Geweke's test stay exact whatever labelling each chain settles in.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import xarray as xr
-from scipy.optimize import linear_sum_assignment
 
 from mcmc_pairs.comparisons.pair import Pair, PlantedShifts, Section
 from mcmc_pairs.pairdata.lda import default_data, validate_data
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 
 def hellinger_matrix(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -71,6 +72,8 @@ def topic_permutation(phi: np.ndarray, target_phi: np.ndarray) -> np.ndarray:
     ndarray of int, shape (K,)
         ``perm[j]`` is the topic of ``phi`` matched to topic ``j`` of the target.
     """
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(hellinger_matrix(target_phi, phi))
     perm = np.empty(len(rows), dtype=int)
     perm[rows] = cols
@@ -162,6 +165,8 @@ def joint_quantities(
     - ``phi_entropy``: mean entropy of the topics, a label-free summary of phi;
     - ``theta_entropy``: mean entropy of the documents' topic proportions.
     """
+    import xarray as xr
+
     d = validate_data(data)
     theta = posterior["theta"].transpose("chain", "draw", ...).values
     phi = posterior["phi"].transpose("chain", "draw", ...).values
@@ -189,6 +194,8 @@ def topics_section(result) -> list[Section]:
     With the true topics known (the bars corpus), each side's distance to them is
     shown too: recovery of the truth by both sides.
     """
+    import pandas as pd
+
     d = result.data
     K, V = int(d["K"]), int(d["V"])
     topics = {label: mean_topics(s.quantities, K, V) for label, s in result.sides.items()}

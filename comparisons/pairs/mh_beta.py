@@ -19,17 +19,21 @@ length (the independence sampler and NUTS have ESS far above the gates).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
-from scipy import special, stats
 
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.mh_beta import default_data, validate_data
 
+if TYPE_CHECKING:
+    import xarray as xr
+
 
 def logdensity(x, data: Mapping) -> np.ndarray:
     """Return ``log Beta(x | a, b)`` of validated ``data``; ``-inf`` outside the open (0, 1)."""
+    from scipy import stats
+
     x = np.asarray(x, dtype=float)
     inside = (x > 0.0) & (x < 1.0)
     value = stats.beta(data["a"], data["b"]).logpdf(np.where(inside, x, 0.5))
@@ -53,6 +57,8 @@ def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[
     dict of str to xarray.DataArray
         ``logp``, dims (chain, draw); ``-inf`` for a draw outside (0, 1).
     """
+    import xarray as xr
+
     d = validate_data(data)
     return {"logp": xr.apply_ufunc(lambda x: logdensity(x, d), posterior["x"])}
 
@@ -75,6 +81,8 @@ def logp_moments(a: float, b: float) -> tuple[float, float]:
     tuple of float
         ``(mean, sd)``.
     """
+    from scipy import special
+
     s = a + b
     psi, psi1 = special.digamma, lambda v: special.polygamma(1, v)
     mean = -special.betaln(a, b) + (a - 1) * (psi(a) - psi(s)) + (b - 1) * (psi(b) - psi(s))
@@ -105,6 +113,8 @@ def exact(data: Mapping) -> dict[str, ExactMarginal]:
     dict of str to ExactMarginal
         Keys ``"x"`` and ``"logp"``.
     """
+    from scipy import stats
+
     d = validate_data(data)
     a, b = d["a"], d["b"]
     target = stats.beta(a, b)

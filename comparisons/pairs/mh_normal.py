@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
-from scipy import stats
 
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.mh_normal import default_data, validate_data
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 
 def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[str, xr.DataArray]:
@@ -41,6 +43,9 @@ def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[
     dict of str to xarray.DataArray
         ``logp``, dims (chain, draw).
     """
+    import xarray as xr
+    from scipy import stats
+
     d = validate_data(data)
     target = stats.norm(d["mu"], d["sigma"])
     return {"logp": xr.apply_ufunc(target.logpdf, posterior["x"])}
@@ -63,6 +68,8 @@ def exact(data: Mapping) -> dict[str, ExactMarginal]:
     dict of str to ExactMarginal
         Keys ``"x"`` and ``"logp"``.
     """
+    from scipy import stats
+
     d = validate_data(data)
     c = -math.log(d["sigma"]) - 0.5 * math.log(2.0 * math.pi)
     w = stats.chi2(1)

@@ -39,14 +39,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import xarray as xr
-from scipy import optimize, special
 
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair, PlantedShifts
 from mcmc_pairs.pairdata.regression import default_data, validate_data
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 REGRESSION_PRIOR = {"m0": 1.0, "m1": 1.0, "epsilon": 5.0}
 """Prior variances of ``beta0`` and ``beta1`` and the inverse-gamma shape and scale
@@ -176,6 +177,8 @@ class _Grid(NamedTuple):
 
 
 def _sigma2_grid(data: Mapping, n_grid: int) -> _Grid:
+    from scipy import special
+
     data = validate_data(data)
     s = _Statistics.of(data)
     m0, m1, eps = data["m0"], data["m1"], data["epsilon"]
@@ -223,6 +226,27 @@ def _mixture_pdf(mu: np.ndarray, sd: np.ndarray, w: np.ndarray):
     return pdf
 
 
+def _mixture_quantiles(w, mu, sdk, mean: float, sd: float, probs) -> dict[float, float]:
+    """Quantiles of the normal mixture ``sum_k w_k N(mu_k, sdk_k**2)`` (mean, sd), by Brent."""
+    from scipy import optimize, special
+
+    def cdf(q):
+        return float(w @ special.ndtr((q - mu) / sdk))
+
+    return {
+        p: float(
+            optimize.brentq(
+                lambda q, p=p: cdf(q) - p,
+                mean - 40 * sd,
+                mean + 40 * sd,
+                xtol=1e-12 * (abs(mean) + sd),
+                rtol=1e-14,
+            )
+        )
+        for p in probs
+    }
+
+
 def exact_marginals(
     data: Mapping, probs: tuple[float, ...] = (0.05, 0.5, 0.95), n_grid: int = 20001
 ) -> dict[str, Marginal]:
@@ -267,22 +291,7 @@ def exact_marginals(
         mean = float(w @ mu)
         sd = float(math.sqrt(w @ var + w @ (mu - mean) ** 2))
         sdk = np.sqrt(var)
-
-        def cdf(q, mu=mu, sdk=sdk):
-            return float(w @ special.ndtr((q - mu) / sdk))
-
-        quantiles = {
-            p: float(
-                optimize.brentq(
-                    lambda q, p=p, cdf=cdf: cdf(q) - p,
-                    mean - 40 * sd,
-                    mean + 40 * sd,
-                    xtol=1e-12 * (abs(mean) + sd),
-                    rtol=1e-14,
-                )
-            )
-            for p in probs
-        }
+        quantiles = _mixture_quantiles(w, mu, sdk, mean, sd, probs)
         out[name] = Marginal(mean, sd, quantiles, _mixture_pdf(mu, sdk, w))
 
     u, density = grid.u, grid.density
@@ -360,6 +369,8 @@ def log_density(posterior: xr.Dataset, data: Mapping, centers: Mapping) -> dict[
     dict of str to xarray.DataArray
         ``logp`` with dims ``(chain, draw)``; see :func:`log_posterior`.
     """
+    import xarray as xr
+
     logp = xr.apply_ufunc(
         lambda b0, b1, s2: log_posterior(b0, b1, s2, data),
         posterior["beta0"],
@@ -384,6 +395,8 @@ def log_likelihood(posterior: xr.Dataset, data: Mapping) -> xr.DataArray:
     xarray.DataArray
         Dims ``(chain, draw)``.
     """
+    import xarray as xr
+
     height = np.asarray(data["height"], dtype=float)
     weight = np.asarray(data["weight"], dtype=float)
 

@@ -5,7 +5,12 @@ still a dependency), so the graph is read from the source with ``ast``.
 """
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "comparisons"
 LEAVES = (
@@ -140,3 +145,53 @@ def test_every_function_of_the_harness_reads_in_one_screen():
     }
     assert not found, f"functions longer than {LONGEST} lines: {found}"
     assert long_functions("def f():\n" + "    x = 1\n" * LONGEST) == ["f (81)"]  # it can fail
+
+
+HEAVY = (
+    "arviz_base",
+    "arviz_plots",
+    "arviz_stats",
+    "matplotlib",
+    "numba",
+    "pandas",
+    "pymc",
+    "pytensor",
+    "scipy",
+    "xarray",
+)
+"""Libraries that cost most of a second or more to import (issue 30: imports on demand)."""
+PLOTTING_AND_SUMMARIES = ("arviz_plots", "arviz_stats", "matplotlib", "numba", "scipy")
+"""Loaded by a run only once it has sampled (the summaries) or draws its page (the figures)."""
+
+
+def loaded_after(code: str) -> set[str]:
+    """Run ``code`` in a fresh interpreter; return the :data:`HEAVY` libraries it loaded."""
+    script = (
+        "import contextlib, io, json, sys\n"
+        f"{code}\n"
+        f"heavy = {HEAVY!r}\n"
+        "print(json.dumps(sorted({m.partition('.')[0] for m in sys.modules} & set(heavy))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("argv", [["list"], ["--help"], ["compare", "--help"]])
+def test_listing_and_help_import_no_heavy_library(argv):
+    code = (
+        "from mcmc_pairs.comparisons.cli import main\n"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n    assert main({argv!r}) == 0"
+    )
+    assert loaded_after(code) == set()
+
+
+def test_the_python_api_imports_on_first_use():
+    assert loaded_after("from mcmc_pairs.comparisons.testing import assert_agree, compare") == set()
+
+
+def test_a_run_loads_summaries_and_plotting_only_when_it_uses_them():
+    loaded = loaded_after("import mcmc_pairs.comparisons.run, mcmc_pairs.comparisons.report")
+    assert loaded & set(PLOTTING_AND_SUMMARIES) == set()
+    assert "xarray" in loaded  # the check sees what is loaded: a run works on xarray
