@@ -250,7 +250,8 @@ def _same_root(mine, theirs, constant_type) -> bool:
 class SameStructure:
     """Reuse nutpie's compile across models of one structure with other data (SBC).
 
-    Keeps the last ``size`` structures' compiles. A model is compiled with its
+    Keeps the last ``size`` structures' compiles, per thread (a compile's data
+    are swapped in for one call at a time). A model is compiled with its
     data lifted (:func:`data_constants`) into shared variables named
     ``__mcmc_pairs_data_<i>`` (its ``pm.Data`` already are); a later model that
     fits a kept one (:meth:`_Template.values_for`) gets that compile with its
@@ -264,8 +265,14 @@ class SameStructure:
 
     def __init__(self, size: int = 4) -> None:
         self.size = size
-        self._templates: list[_Template] = []
+        self._local = threading.local()  # a template's shared data are set per call: one thread
         self.compiles = 0
+
+    @property
+    def _templates(self) -> list[_Template]:
+        if not hasattr(self._local, "templates"):
+            self._local.templates = []
+        return self._local.templates
 
     def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
         """Return a kept compile that fits ``model``, holding its data; else compile it lifted."""
@@ -280,7 +287,7 @@ class SameStructure:
             if values is not None:
                 return template.with_values(values)
         template = self._lift(fgraph, key, options, compile_)
-        self._templates = [template, *self._templates][: self.size]
+        self._templates[:] = [template, *self._templates][: self.size]
         return template.compiled
 
     def _lift(self, fgraph, key: str, options: Mapping[str, Any], compile_: Callable) -> _Template:
