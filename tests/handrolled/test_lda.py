@@ -517,3 +517,90 @@ def test_a_state_of_another_kernel_or_corpus_is_refused():
     smaller = d | {"docs": d["docs"][:-1]}
     with pytest.raises(ValueError, match="state"):
         L.sample(smaller, draws=2, tune=0, chains=2, random_seed=1, state=state, kernel="plain")
+
+
+# ------------------------------------------------------------ kernel="auto"
+
+
+def draws_of(tree):
+    return [
+        tree["posterior"]["theta"].values,
+        tree["posterior"]["phi"].values,
+        tree["sample_stats"]["log_joint_per_token"].values,
+    ]
+
+
+def assert_same_draws(a, b):
+    for x, y in zip(draws_of(a), draws_of(b), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize(
+    ("K", "expected"),
+    [
+        (2, "fast"),
+        (L.FAST_BELOW_K - 1, "fast"),
+        (L.FAST_BELOW_K, "sparse"),  # the boundary: from FAST_BELOW_K on, sparse
+        (1000, "sparse"),
+    ],
+)
+def test_auto_picks_fast_for_few_topics_and_sparse_for_many(K, expected):
+    assert L.auto_kernel(tiny_data(K)) == expected
+
+
+@pytest.mark.parametrize(("fast_below", "expected"), [(None, "fast"), (5, "sparse")])
+def test_auto_draws_are_the_chosen_kernels_bit_for_bit(fast_below, expected, monkeypatch):
+    """The default call runs the kernel it names, in attrs and state, with that kernel's draws."""
+    if fast_below is not None:  # the bars corpus's K = 10 on the other side of the crossover
+        monkeypatch.setattr(L, "FAST_BELOW_K", fast_below)
+    d = lda_data.default_data()
+    options = {"draws": 4, "tune": 3, "chains": 2, "random_seed": 5}
+    state, forced_state = {}, {}
+    auto = L.sample(d, state=state, **options)
+    forced = L.sample(d, kernel=expected, state=forced_state, **options)
+    assert auto.attrs["kernel"] == state["kernel"] == expected
+    assert auto.attrs["kernel_requested"] == "auto"
+    assert forced.attrs == {"kernel": expected, "kernel_requested": expected}
+    assert state["sampler"] == forced_state["sampler"]
+    assert_same_draws(auto, forced)
+
+
+def test_a_continued_chain_keeps_its_kernel(monkeypatch):
+    """``"auto"`` continues a state with the kernel it started with, whatever it would pick now."""
+    d = lda_data.default_data()
+    options = {"chains": 2, "random_seed": 7}
+    monkeypatch.setattr(L, "FAST_BELOW_K", 5)  # K = 10: auto starts with sparse
+    state = {}
+    first = L.sample(d, draws=3, tune=2, state=state, **options)
+    monkeypatch.undo()  # K = 10: auto would now pick fast
+    assert L.auto_kernel(L.validate_data(d)) == "fast"
+    more = L.sample(d, draws=2, tune=0, state=state, **options)
+    assert first.attrs["kernel"] == more.attrs["kernel"] == state["kernel"] == "sparse"
+    whole = L.sample(d, draws=5, tune=2, kernel="sparse", **options)
+    for a, b, w in zip(draws_of(first), draws_of(more), draws_of(whole), strict=True):
+        np.testing.assert_array_equal(np.concatenate([a, b], axis=1), w)
+    # a state of a forced kernel continues under "auto" with that kernel too
+    plain = {}
+    L.sample(d, draws=2, tune=0, kernel="plain", state=plain, **options)
+    assert L.sample(d, draws=1, tune=0, state=plain, **options).attrs["kernel"] == "plain"
+    # and a state of "auto"'s choice is refused by another kernel
+    with pytest.raises(ValueError, match="state"):
+        L.sample(d, draws=1, tune=0, kernel="fast", state=state, **options)
+
+
+@pytest.mark.parametrize("kernel", [None, "AUTO", "dense", 3])
+def test_unknown_kernels_are_refused_naming_kernel(kernel):
+    with pytest.raises(ValueError, match="kernel"):
+        L.sample(bad(), draws=1, tune=0, chains=1, random_seed=0, kernel=kernel)
+
+
+def test_the_pairs_gibbs_variant_is_the_sparse_kernel_at_every_K():
+    """``handrolled:gibbs`` of the LDA pair stays SparseLDA, whatever ``"auto"`` picks."""
+    from mcmc_pairs.comparisons.pairs.lda import PAIR
+
+    assert PAIR.handrolled["gibbs"] == "mcmc_pairs.handrolled.lda:sample_sparse"
+    d = lda_data.default_data()  # K = 10: "auto" picks fast
+    options = {"draws": 3, "tune": 2, "chains": 2, "random_seed": 3}
+    tree = L.sample_sparse(d, **options)
+    assert tree.attrs["kernel"] == "sparse"
+    assert_same_draws(tree, L.sample(d, kernel="sparse", **options))
