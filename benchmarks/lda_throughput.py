@@ -26,7 +26,7 @@ distances between peer runs (other seeds, other package), their spread.
 
 Usage::
 
-    python benchmarks/lda_throughput.py [--corpus reuters generated]
+    python benchmarks/lda_throughput.py [--corpus reuters generated] [--documents 5000]
                                         [--topics 10 20 50 100 500 1000]
                                         [--iterations 100] [--repeats 3]
                                         [--alpha 0.1] [--beta 0.01]
@@ -45,6 +45,9 @@ at K = 500 and 1,000): its tokens per second are still its own (tokens times
 its iterations over its time), but its final log likelihood and topics come
 from a shorter run, so they are printed flagged and left out of the peers'
 spread and of the topic comparison.
+``--documents N`` draws the generated corpus with N documents instead of
+5,000 (the same seed and settings otherwise; its rows name the corpus
+``generated (N documents)``).
 ``--json FILE`` writes the measurements (:func:`measure`'s result, one entry
 per corpus under ``corpora``, every row naming its ``corpus``) for
 :mod:`benchmarks.run`, which reads them rather than the printed table.
@@ -530,6 +533,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--corpus", nargs="+", choices=("reuters", "generated"), default=["reuters"]
     )
+    parser.add_argument("--documents", type=int, default=GENERATED["documents"], metavar="N")
     parser.add_argument("--topics", type=int, nargs="+", default=[10, 20, 50, 100, 500, 1000])
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
@@ -555,7 +559,10 @@ def main(argv=None) -> int:
         if corpus == "reuters":
             X, name = load_reuters(), "Reuters"
         else:
-            X, name = generated_corpus(**GENERATED), "generated"
+            X = generated_corpus(**(GENERATED | {"documents": args.documents}))
+            name = "generated"
+            if args.documents != GENERATED["documents"]:
+                name = f"generated ({args.documents} documents)"
         corpora.append(
             measure(
                 X,

@@ -72,6 +72,7 @@ __all__ = [
     "auto_kernel",
     "build_topic_lists",
     "dense_word_threshold",
+    "fast_below_k",
     "gibbs_sweep",
     "initial_counts",
     "log_joint",
@@ -90,6 +91,7 @@ __all__ = [
     "sweep_sparse",
     "theta_given_z",
     "validate_data",
+    "word_frequency",
     "z_given_rest",
 ]
 
@@ -102,16 +104,37 @@ KERNELS = ("sparse", "fast", "plain")
 AUTO = "auto"
 """``kernel=AUTO`` (the default of :func:`sample`): :func:`auto_kernel` picks the sweep."""
 
-FAST_BELOW_K = 350
-"""Below this many topics :func:`auto_kernel` picks ``"fast"``, from it ``"sparse"``.
+FAST_BELOW_K = 340
+"""Topics below which :func:`auto_kernel` picks ``"fast"`` on a corpus like Reuters.
 
-Measured on Reuters (395 documents, V = 4,258, 84,010 tokens), call to result
-(100 iterations, one thread, CPU time, medians of 5 repeats run round robin on
-a loaded machine) with ``python benchmarks/lda_throughput.py --topics 100 200
-250 300 350 400 500 --kernels fast sparse --peers --dense-max-k 1000 --repeats
-5 --clock cpu``: fast over sparse 1.63x at K = 100, 1.22x at 200, 1.08x at
-250, 1.07x at 300, 0.98x at 350, 0.93x at 400, 0.84x at 500.
+The crossover grows with how frequent a token's word is
+(:func:`word_frequency`; :func:`fast_below_k`): frequent words hold many
+topics, which makes SparseLDA's word bucket long while the dense sweep's cost
+stays O(K). Measured call to result (100 iterations, one thread, CPU time,
+medians of repeats run round robin, on a machine loaded by other jobs) with
+``benchmarks/lda_throughput.py --kernels fast sparse --peers --dense-max-k
+1000 --clock cpu`` and
+
+- ``--topics 100 200 250 300 350 400 500 --repeats 5`` on Reuters (395
+  documents, V = 4,258, 84,010 tokens, word frequency 68): fast over sparse
+  1.63x at K = 100, 1.22x at 200, 1.08x at 250, 1.07x at 300, 0.98x at 350,
+  0.93x at 400, 0.84x at 500: level at about 340;
+- ``--corpus generated --documents 1000 --topics 350 500 800`` (199,922 tokens,
+  word frequency 3,400): 1.22x at 350, 1.07x at 500, 0.95x at 800: about 675;
+- ``--corpus generated --topics 300 500 800`` (1,001,541 tokens, word
+  frequency 17,157): 1.31x at 300, 1.18x at 500, 1.02x at 800: about 840
+
+(the ratio interpolated linearly in K). ``340 * (frequency / 68) ** 0.165``
+gives 340, 648 and 847: within 4 % of all three, and the ratios near a
+crossover are within a few per cent of 1 either way.
 """
+
+CROSSOVER_FREQUENCY = 68.0
+"""Reuters's word frequency (:func:`word_frequency`): its crossover is :data:`FAST_BELOW_K`."""
+CROSSOVER_EXPONENT = 0.165
+"""The crossover grows as the word frequency to this power (fitted to the three corpora above)."""
+FAST_BELOW_K_MAX = 850
+"""The crossover measured on the most frequent words (the generated corpus): not extrapolated."""
 
 DENSE_WORD_SHARE = 4
 DENSE_WORDS_FROM_K = 64
@@ -343,20 +366,53 @@ def gibbs_sweep(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
 # ----------------------------------------------------------------------- sampler
 
 
-def auto_kernel(d: Mapping) -> str:
-    """Return the sweep ``kernel="auto"`` runs on validated data ``d``: ``"fast"`` or ``"sparse"``.
+def word_frequency(d: Mapping) -> float:
+    r"""Return how many tokens a token's word has in the corpus, on average over the tokens.
 
-    The dense :func:`sweep_fast` costs O(K) per token, SparseLDA
-    (:func:`sweep_sparse`) the topics its token's word and document hold,
-    which grow with the corpus rather than with K: ``"fast"`` below
-    :data:`FAST_BELOW_K` topics, ``"sparse"`` from it.
+    :math:`\sum_v n_v^2 / N` for word counts :math:`n_v`: 68 on Reuters,
+    about 17,000 on the generated corpus of ``benchmarks/lda_throughput.py``,
+    whose most frequent words hold a tenth of its tokens.
 
     Parameters
     ----------
     d : mapping
         Validated data (:func:`validate_data`).
     """
-    return "fast" if d["K"] < FAST_BELOW_K else "sparse"
+    counts = np.bincount(d["words"], minlength=d["V"]).astype(np.float64)
+    return float(counts @ counts) / d["N"]
+
+
+def fast_below_k(d: Mapping) -> int:
+    """Return the number of topics from which ``kernel="auto"`` runs ``"sparse"`` on ``d``.
+
+    ``FAST_BELOW_K * (word_frequency(d) / CROSSOVER_FREQUENCY) ** CROSSOVER_EXPONENT``
+    rounded, kept between :data:`FAST_BELOW_K` and :data:`FAST_BELOW_K_MAX`
+    (the measured range; the measurements are under :data:`FAST_BELOW_K`):
+    340 on Reuters, 847 on the 1 M-token generated corpus.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    """
+    ratio = max(word_frequency(d) / CROSSOVER_FREQUENCY, 1.0)
+    return min(round(FAST_BELOW_K * ratio**CROSSOVER_EXPONENT), FAST_BELOW_K_MAX)
+
+
+def auto_kernel(d: Mapping) -> str:
+    """Return the sweep ``kernel="auto"`` runs on validated data ``d``: ``"fast"`` or ``"sparse"``.
+
+    The dense :func:`sweep_fast` costs O(K) per token, SparseLDA
+    (:func:`sweep_sparse`) about the topics its token's word and document
+    hold: ``"fast"`` for K below :func:`fast_below_k` (340 to 850 topics,
+    growing with :func:`word_frequency`), ``"sparse"`` from it.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    """
+    return "fast" if d["K"] < fast_below_k(d) else "sparse"
 
 
 def _state_kernel(state) -> str | None:
@@ -551,8 +607,9 @@ def sample(
         version; ``"fast"`` the dense cached one (:func:`sweep_fast`), the
         fastest for few topics; ``"sparse"`` SparseLDA (:func:`sweep_sparse`),
         the fastest for many. ``"auto"`` (default) runs ``"fast"`` below
-        K = :data:`FAST_BELOW_K` and ``"sparse"`` from it
-        (:func:`auto_kernel`), or, continuing a ``state``, the state's kernel;
+        a crossover of 340 to 850 topics measured on three corpora and
+        ``"sparse"`` from it (:func:`auto_kernel`, :func:`fast_below_k`), or,
+        continuing a ``state``, the state's kernel;
         its draws are the chosen kernel's bit for bit. All three draw from the
         same full conditional; ``"fast"`` and ``"sparse"`` take their uniforms
         from the chain's xoshiro256+ stream, ``"plain"`` from its Generator.

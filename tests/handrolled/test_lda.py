@@ -535,24 +535,47 @@ def assert_same_draws(a, b):
         np.testing.assert_array_equal(x, y)
 
 
+def corpus_with_word_frequency(top_count, K=3):
+    """Twenty documents of words 1..40 once each, and word 0 ``top_count`` times in all."""
+    docs = [np.arange(1, 41) for _ in range(20)]
+    docs[0] = np.concatenate([docs[0], np.zeros(top_count, dtype=int)])
+    return L.validate_data({"docs": docs, "V": 41, "K": K, "alpha": ALPHA, "beta": BETA})
+
+
+def test_word_frequency_is_the_token_weighted_count_of_a_tokens_word():
+    d = corpus_with_word_frequency(200)
+    assert L.word_frequency(d) == pytest.approx((200**2 + 40 * 20**2) / (200 + 800))
+
+
 @pytest.mark.parametrize(
-    ("K", "expected"),
+    ("top_count", "expected"),
     [
-        (2, "fast"),
-        (L.FAST_BELOW_K - 1, "fast"),
-        (L.FAST_BELOW_K, "sparse"),  # the boundary: from FAST_BELOW_K on, sparse
-        (1000, "sparse"),
+        (0, L.FAST_BELOW_K),  # rarer words than Reuters's: Reuters's crossover
+        (2000, 562),  # round(340 * (frequency / 68) ** 0.165), frequency 1,434.3
+        (10**6, L.FAST_BELOW_K_MAX),  # beyond the measured corpora: not extrapolated
     ],
 )
-def test_auto_picks_fast_for_few_topics_and_sparse_for_many(K, expected):
-    assert L.auto_kernel(tiny_data(K)) == expected
+def test_the_crossover_grows_with_the_word_frequency(top_count, expected):
+    assert L.fast_below_k(corpus_with_word_frequency(top_count)) == expected
+
+
+@pytest.mark.parametrize("top_count", [0, 2000])
+def test_auto_picks_fast_below_the_crossover_and_sparse_from_it(top_count):
+    crossover = L.fast_below_k(corpus_with_word_frequency(top_count))
+    for K, expected in (
+        (2, "fast"),
+        (crossover - 1, "fast"),
+        (crossover, "sparse"),
+        (2000, "sparse"),
+    ):
+        assert L.auto_kernel(corpus_with_word_frequency(top_count, K)) == expected, K
 
 
 @pytest.mark.parametrize(("fast_below", "expected"), [(None, "fast"), (5, "sparse")])
 def test_auto_draws_are_the_chosen_kernels_bit_for_bit(fast_below, expected, monkeypatch):
     """The default call runs the kernel it names, in attrs and state, with that kernel's draws."""
     if fast_below is not None:  # the bars corpus's K = 10 on the other side of the crossover
-        monkeypatch.setattr(L, "FAST_BELOW_K", fast_below)
+        monkeypatch.setattr(L, "fast_below_k", lambda d: fast_below)
     d = lda_data.default_data()
     options = {"draws": 4, "tune": 3, "chains": 2, "random_seed": 5}
     state, forced_state = {}, {}
@@ -569,7 +592,7 @@ def test_a_continued_chain_keeps_its_kernel(monkeypatch):
     """``"auto"`` continues a state with the kernel it started with, whatever it would pick now."""
     d = lda_data.default_data()
     options = {"chains": 2, "random_seed": 7}
-    monkeypatch.setattr(L, "FAST_BELOW_K", 5)  # K = 10: auto starts with sparse
+    monkeypatch.setattr(L, "fast_below_k", lambda d: 5)  # K = 10: auto starts with sparse
     state = {}
     first = L.sample(d, draws=3, tune=2, state=state, **options)
     monkeypatch.undo()  # K = 10: auto would now pick fast
