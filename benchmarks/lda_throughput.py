@@ -10,6 +10,10 @@ result*, everything a user pays: the whole ``mcmc_pairs.handrolled.lda.sample`` 
 (validation, set-up, the sweeps, the Dirichlet draws of theta and phi, the
 DataTree), tomotopy's model, ``add_doc`` and ``train``, and ``lda``'s ``fit``
 (JIT compilation excluded: the kernels are compiled on a tiny corpus first).
+The hand-rolled rows are the default call, ``sample(kernel="auto")``, what a
+user gets (the row ``handrolled default``, printed with the kernel it chose,
+e.g. ``default (auto→fast)``), and each kernel forced; after each K a line
+gives the default's throughput over tomotopy's and ``lda``'s.
 Repeats run round robin (repeat r of every sampler before repeat r + 1 of any)
 and the median is printed, with the collapsed log joint ``log p(w, z) / N``
 after the last iteration, computed from each sampler's own final topic
@@ -22,23 +26,28 @@ distances between peer runs (other seeds, other package), their spread.
 
 Usage::
 
-    python benchmarks/lda_throughput.py [--corpus reuters generated]
+    python benchmarks/lda_throughput.py [--corpus reuters generated] [--documents 5000]
                                         [--topics 10 20 50 100 500 1000]
                                         [--iterations 100] [--repeats 3]
                                         [--alpha 0.1] [--beta 0.01]
                                         [--dense-max-k 100] [--peers tomotopy lda]
-                                        [--kernels sparse fast plain]
+                                        [--kernels auto sparse fast plain]
                                         [--lda-iterations N]
                                         [--clock wall|cpu] [--json FILE]
 
 The dense hand-rolled sweeps (``fast``, ``plain``) cost O(K) per token and run
-only up to ``--dense-max-k``; ``--peers`` picks the packages compared.
+only up to ``--dense-max-k`` when forced (the default call runs at every K,
+whichever kernel it picks); ``--kernels`` picks the hand-rolled rows (``auto``:
+the default call) and ``--peers`` the packages compared.
 ``--lda-iterations N`` runs the ``lda`` package for N iterations instead above
 ``--dense-max-k`` (its O(K) sweep takes minutes a run on the generated corpus
 at K = 500 and 1,000): its tokens per second are still its own (tokens times
 its iterations over its time), but its final log likelihood and topics come
 from a shorter run, so they are printed flagged and left out of the peers'
 spread and of the topic comparison.
+``--documents N`` draws the generated corpus with N documents instead of
+5,000 (the same seed and settings otherwise; its rows name the corpus
+``generated (N documents)``).
 ``--json FILE`` writes the measurements (:func:`measure`'s result, one entry
 per corpus under ``corpora``, every row naming its ``corpus``) for
 :mod:`benchmarks.run`, which reads them rather than the printed table.
@@ -62,7 +71,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
-from mcmc_pairs.handrolled.lda import log_joint, sample  # noqa: E402
+from mcmc_pairs.handrolled.lda import auto_kernel, log_joint, sample, validate_data  # noqa: E402
 
 GENERATED = {
     "seed": 20261124,
@@ -176,9 +185,9 @@ def run_handrolled(docs, V, K, alpha, beta, kernel, iterations, seed):
     """Call ``mcmc_pairs.handrolled.lda.sample``: ``iterations`` sweeps, one chain, one kept draw.
 
     Returns (seconds, final log joint per token, topics). The timing covers the
-    whole call: validation, set-up, sweeps, the Dirichlet draws of theta and
-    phi at the kept sweep and the DataTree; the final counts are read from the
-    ``state`` the call fills.
+    whole call: validation, set-up (with ``kernel="auto"`` the choice of the
+    kernel), sweeps, the Dirichlet draws of theta and phi at the kept sweep and
+    the DataTree; the final counts are read from the ``state`` the call fills.
     """
     data = {"docs": docs, "V": V, "K": K, "alpha": alpha, "beta": beta}
     state: dict = {}
@@ -195,7 +204,7 @@ def run_handrolled(docs, V, K, alpha, beta, kernel, iterations, seed):
     )
     seconds = CLOCK[0]() - start
     chain = state["chain_states"][0]
-    n_kv = chain["n_kv"] if kernel == "plain" else chain["n_vk"].T
+    n_kv = chain["n_kv"] if state["kernel"] == "plain" else chain["n_vk"].T
     return seconds, final_log_joint(chain["n_mk"], n_kv, alpha, beta), topics_of(n_kv, beta)
 
 
@@ -277,8 +286,16 @@ def warm_up() -> None:
         run_handrolled(docs, 4, 2, 0.1, 0.1, kernel, 2, 0)
 
 
-KERNELS = {"handrolled fast": "fast", "handrolled sparse": "sparse", "handrolled plain": "plain"}
-"""The hand-rolled samplers, by their name in the table, and their sweep."""
+KERNELS = {
+    "handrolled default": "auto",
+    "handrolled fast": "fast",
+    "handrolled sparse": "sparse",
+    "handrolled plain": "plain",
+}
+"""The hand-rolled samplers, by their name in the rows, and their ``kernel`` argument:
+the default call (``"auto"``), then each sweep forced."""
+DEFAULT = "handrolled default"
+"""The default call's row, whose throughput over the peers' is printed after each K."""
 JUDGED = "handrolled sparse"
 """The hand-rolled sampler whose topics are compared with the peers'."""
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -337,14 +354,18 @@ def measure(
     dict
         ``corpus`` (``name``, ``documents``, ``words``, ``tokens``), ``settings``,
         ``rows`` (per K and sampler: ``corpus``, ``K``, ``sampler``,
-        ``handrolled``, ``iterations``, ``short_run``, ``mtokens_per_s``
+        ``handrolled``, ``kernel`` (the sweep that ran, the default's choice
+        included; ``None`` for a peer), ``iterations``, ``short_run``, ``mtokens_per_s``
         (median), ``seconds`` (median call to result), ``loglik_per_token``
         (median final ``log p(w, z) / N``), ``loglik_min``, ``loglik_max``),
         ``topics`` (per K with peers:
         ``corpus``, ``K``, ``kernel``, the mean, lowest and highest distance of
         :data:`JUDGED`'s topics to the peers' ``ours``, ``ours_lo``,
         ``ours_hi`` and between peers ``peers``, ``peers_lo``, ``peers_hi``)
-        and ``not_installed`` (peers that were skipped).
+        ``default`` (per K with the default row: ``corpus``, ``K``,
+        ``kernel`` it chose, ``mtokens_per_s``, ``vs_tomotopy`` and ``vs_lda``,
+        ``None`` where the peer is missing) and ``not_installed`` (peers that
+        were skipped).
     """
     docs = counts_to_docs(X)
     words = [[str(w) for w in doc] for doc in docs]  # tomotopy's input, made once
@@ -382,16 +403,20 @@ def measure(
         f"median of {repeats} repeats run round robin, one thread"
     )
     say(
-        f"{'K':>5}  {'sampler':<18} {'Mtokens/s':>10} {'seconds':>9} "
+        f"{'K':>5}  {'sampler':<26} {'Mtokens/s':>10} {'seconds':>9} "
         f"{'log p(w,z)/N':>13} (spread over seeds)"
     )
-    rows, topic_rows = [], []
+    rows, topic_rows, default_rows = [], [], []
     for K in topics:
         active = [
             label
             for label in runners
-            if label not in KERNELS or KERNELS[label] == "sparse" or K <= dense_max_k
+            if label not in KERNELS or KERNELS[label] in ("auto", "sparse") or K <= dense_max_k
         ]
+        data = {"docs": docs, "V": V, "K": K, "alpha": alpha, "beta": beta}
+        chosen = auto_kernel(validate_data(data))  # what the default call runs at this K
+        shown = {DEFAULT: f"default (auto→{chosen})"}  # the table's name of a row
+
         # Round robin: repeat r of every sampler runs before repeat r + 1 of any, so a
         # slow spell of the machine hits all samplers alike, not one of them.
         runs: dict[str, list] = {label: [] for label in active}
@@ -400,7 +425,7 @@ def measure(
                 try:
                     runs[label].append(runners[label](K, seed))
                 except ImportError:
-                    say(f"{K:>5}  {label:<18} {'not installed':>10}")
+                    say(f"{K:>5}  {label:<26} {'not installed':>10}")
                     not_installed.append(label)
                     del runs[label]
         found = {}
@@ -416,6 +441,9 @@ def measure(
                 "K": K,
                 "sampler": label,
                 "handrolled": label in KERNELS,
+                "kernel": (chosen if label == DEFAULT else KERNELS[label])
+                if label in KERNELS
+                else None,
                 "iterations": its,
                 "short_run": its != iterations,
                 "mtokens_per_s": rate,
@@ -426,10 +454,35 @@ def measure(
             }
             rows.append(row)
             say(
-                f"{K:>5}  {label:<18} {rate:>10.2f} {seconds:>9.3f} "
+                f"{K:>5}  {shown.get(label, label):<26} {rate:>10.2f} {seconds:>9.3f} "
                 f"{row['loglik_per_token']:>13.4f} "
                 f"({row['loglik_min']:.4f} .. {row['loglik_max']:.4f})"
                 + (f" after {its} iterations: not a peer's log lik." if its != iterations else "")
+            )
+        at_k = {row["sampler"]: row for row in rows if row["K"] == K}
+        if DEFAULT in at_k:
+            mine = at_k[DEFAULT]["mtokens_per_s"]
+            ratios = {
+                peer: mine / at_k[peer]["mtokens_per_s"] if peer in at_k else None
+                for peer in ("tomotopy", "lda")
+            }
+            default_rows.append(
+                {
+                    "corpus": name,
+                    "K": K,
+                    "kernel": chosen,
+                    "mtokens_per_s": mine,
+                    "vs_tomotopy": ratios["tomotopy"],
+                    "vs_lda": ratios["lda"],
+                }
+            )
+            say(
+                f"default K={K}: {shown[DEFAULT]} "
+                + ", ".join(
+                    f"{ratio:.2f}x {peer}" for peer, ratio in ratios.items() if ratio is not None
+                )
+                if any(r is not None for r in ratios.values())
+                else f"default K={K}: {shown[DEFAULT]}, no peer measured"
             )
         peer_topics = [
             phi for label, runs_ in found.items() if label not in KERNELS for phi in runs_
@@ -469,6 +522,7 @@ def measure(
         },
         "rows": rows,
         "topics": topic_rows,
+        "default": default_rows,
         "not_installed": sorted(set(not_installed)),
     }
 
@@ -479,6 +533,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--corpus", nargs="+", choices=("reuters", "generated"), default=["reuters"]
     )
+    parser.add_argument("--documents", type=int, default=GENERATED["documents"], metavar="N")
     parser.add_argument("--topics", type=int, nargs="+", default=[10, 20, 50, 100, 500, 1000])
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
@@ -504,7 +559,10 @@ def main(argv=None) -> int:
         if corpus == "reuters":
             X, name = load_reuters(), "Reuters"
         else:
-            X, name = generated_corpus(**GENERATED), "generated"
+            X = generated_corpus(**(GENERATED | {"documents": args.documents}))
+            name = "generated"
+            if args.documents != GENERATED["documents"]:
+                name = f"generated ({args.documents} documents)"
         corpora.append(
             measure(
                 X,
@@ -529,6 +587,7 @@ def main(argv=None) -> int:
             "corpora": corpora,
             "rows": [row for c in corpora for row in c["rows"]],
             "topics": [row for c in corpora for row in c["topics"]],
+            "default": [row for c in corpora for row in c["default"]],
             "not_installed": not_installed,
         }
         write_atomic(args.json, json.dumps(result, indent=1) + "\n")

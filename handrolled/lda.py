@@ -25,7 +25,9 @@ NumPy, and the compiled :func:`sweep_plain` is the same sweep, tested against it
 bit for bit. :func:`sweep_fast` and the SparseLDA sweep :func:`sweep_sparse` of
 Yao, Mimno and McCallum (2009) draw from the same conditional faster, with
 their uniforms from a per-chain xoshiro256+ stream (see
-:mod:`mcmc_pairs.handrolled._lda_kernels`). At every kept draw the parameters are drawn from
+:mod:`mcmc_pairs.handrolled._lda_kernels`); :func:`sample`'s default,
+``kernel="auto"``, runs the faster of the two for the corpus and K
+(:func:`auto_kernel`). At every kept draw the parameters are drawn from
 their Dirichlet conditionals (seed 000; :func:`phi_given_z`,
 :func:`theta_given_z`)
 
@@ -67,8 +69,10 @@ from mcmc_pairs.pairdata.checks import check_sampler_args
 from mcmc_pairs.pairdata.lda import validate_data
 
 __all__ = [
+    "auto_kernel",
     "build_topic_lists",
     "dense_word_threshold",
+    "fast_below_k",
     "gibbs_sweep",
     "initial_counts",
     "log_joint",
@@ -79,6 +83,7 @@ __all__ = [
     "sample_fast",
     "sample_phi_given_z",
     "sample_plain",
+    "sample_sparse",
     "sample_theta_given_z",
     "sample_z_given_rest",
     "sweep_fast",
@@ -86,6 +91,7 @@ __all__ = [
     "sweep_sparse",
     "theta_given_z",
     "validate_data",
+    "word_frequency",
     "z_given_rest",
 ]
 
@@ -94,6 +100,41 @@ VARIABLES = ("theta", "phi")
 
 KERNELS = ("sparse", "fast", "plain")
 """Sweeps :func:`sample` can run; all draw from the same full conditional."""
+
+AUTO = "auto"
+"""``kernel=AUTO`` (the default of :func:`sample`): :func:`auto_kernel` picks the sweep."""
+
+FAST_BELOW_K = 340
+"""Topics below which :func:`auto_kernel` picks ``"fast"`` on a corpus like Reuters.
+
+The crossover grows with how frequent a token's word is
+(:func:`word_frequency`; :func:`fast_below_k`): frequent words hold many
+topics, which makes SparseLDA's word bucket long while the dense sweep's cost
+stays O(K). Measured call to result (100 iterations, one thread, CPU time,
+medians of repeats run round robin, on a machine loaded by other jobs) with
+``benchmarks/lda_throughput.py --kernels fast sparse --peers --dense-max-k
+1000 --clock cpu`` and
+
+- ``--topics 100 200 250 300 350 400 500 --repeats 5`` on Reuters (395
+  documents, V = 4,258, 84,010 tokens, word frequency 68): fast over sparse
+  1.63x at K = 100, 1.22x at 200, 1.08x at 250, 1.07x at 300, 0.98x at 350,
+  0.93x at 400, 0.84x at 500: level at about 340;
+- ``--corpus generated --documents 1000 --topics 350 500 800`` (199,922 tokens,
+  word frequency 3,400): 1.22x at 350, 1.07x at 500, 0.95x at 800: about 675;
+- ``--corpus generated --topics 300 500 800`` (1,001,541 tokens, word
+  frequency 17,157): 1.31x at 300, 1.18x at 500, 1.02x at 800: about 840
+
+(the ratio interpolated linearly in K). ``340 * (frequency / 68) ** 0.165``
+gives 340, 648 and 847: within 4 % of all three, and the ratios near a
+crossover are within a few per cent of 1 either way.
+"""
+
+CROSSOVER_FREQUENCY = 68.0
+"""Reuters's word frequency (:func:`word_frequency`): its crossover is :data:`FAST_BELOW_K`."""
+CROSSOVER_EXPONENT = 0.165
+"""The crossover grows as the word frequency to this power (fitted to the three corpora above)."""
+FAST_BELOW_K_MAX = 850
+"""The crossover measured on the most frequent words (the generated corpus): not extrapolated."""
 
 DENSE_WORD_SHARE = 4
 DENSE_WORDS_FROM_K = 64
@@ -325,9 +366,67 @@ def gibbs_sweep(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
 # ----------------------------------------------------------------------- sampler
 
 
+def word_frequency(d: Mapping) -> float:
+    r"""Return how many tokens a token's word has in the corpus, on average over the tokens.
+
+    :math:`\sum_v n_v^2 / N` for word counts :math:`n_v`: 68 on Reuters,
+    about 17,000 on the generated corpus of ``benchmarks/lda_throughput.py``,
+    whose most frequent words hold a tenth of its tokens.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    """
+    counts = np.bincount(d["words"], minlength=d["V"]).astype(np.float64)
+    return float(counts @ counts) / d["N"]
+
+
+def fast_below_k(d: Mapping) -> int:
+    """Return the number of topics from which ``kernel="auto"`` runs ``"sparse"`` on ``d``.
+
+    ``FAST_BELOW_K * (word_frequency(d) / CROSSOVER_FREQUENCY) ** CROSSOVER_EXPONENT``
+    rounded, kept between :data:`FAST_BELOW_K` and :data:`FAST_BELOW_K_MAX`
+    (the measured range; the measurements are under :data:`FAST_BELOW_K`):
+    340 on Reuters, 847 on the 1 M-token generated corpus.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    """
+    ratio = max(word_frequency(d) / CROSSOVER_FREQUENCY, 1.0)
+    return min(round(FAST_BELOW_K * ratio**CROSSOVER_EXPONENT), FAST_BELOW_K_MAX)
+
+
+def auto_kernel(d: Mapping) -> str:
+    """Return the sweep ``kernel="auto"`` runs on validated data ``d``: ``"fast"`` or ``"sparse"``.
+
+    The dense :func:`sweep_fast` costs O(K) per token, SparseLDA
+    (:func:`sweep_sparse`) about the topics its token's word and document
+    hold: ``"fast"`` for K below :func:`fast_below_k` (340 to 850 topics,
+    growing with :func:`word_frequency`), ``"sparse"`` from it.
+
+    Parameters
+    ----------
+    d : mapping
+        Validated data (:func:`validate_data`).
+    """
+    return "fast" if d["K"] < fast_below_k(d) else "sparse"
+
+
+def _state_kernel(state) -> str | None:
+    """Return the kernel a non-empty ``state`` of :func:`sample` was written with, else ``None``."""
+    if isinstance(state, Mapping) and state:
+        kernel = state.get("kernel")
+        if isinstance(kernel, str) and kernel in KERNELS:
+            return kernel
+    return None
+
+
 def _check_options(kernel, thin, var_names) -> tuple[str, ...]:
-    if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
+    if not isinstance(kernel, str) or kernel not in (AUTO, *KERNELS):
+        raise ValueError(f"kernel must be one of {(AUTO, *KERNELS)}, got {kernel!r}")
     if isinstance(thin, bool) or not isinstance(thin, numbers.Integral) or thin < 1:
         raise ValueError(f"thin must be an integer >= 1, got {thin!r}")
     names = (var_names,) if isinstance(var_names, str) else tuple(var_names)
@@ -485,7 +584,7 @@ def sample(
     tune: int,
     chains: int,
     random_seed: int | None,
-    kernel: str = "sparse",
+    kernel: str = AUTO,
     thin: int = 1,
     var_names: Sequence[str] = VARIABLES,
     max_bytes: int = MAX_BYTES,
@@ -503,13 +602,19 @@ def sample(
     random_seed : int or None
         Chain ``c`` uses ``default_rng(random_seed).spawn(chains)[c]``, so one
         chain's draws do not depend on how many chains run.
-    kernel : {"sparse", "fast", "plain"}
+    kernel : {"auto", "sparse", "fast", "plain"}
         ``"plain"`` is the seed's sweep (:func:`sweep_plain`), the teaching
         version; ``"fast"`` the dense cached one (:func:`sweep_fast`), the
-        fastest up to about K = 100; ``"sparse"`` (default) SparseLDA
-        (:func:`sweep_sparse`), the fastest above. All three draw from the
+        fastest for few topics; ``"sparse"`` SparseLDA (:func:`sweep_sparse`),
+        the fastest for many. ``"auto"`` (default) runs ``"fast"`` below
+        a crossover of 340 to 850 topics measured on three corpora and
+        ``"sparse"`` from it (:func:`auto_kernel`, :func:`fast_below_k`), or,
+        continuing a ``state``, the state's kernel;
+        its draws are the chosen kernel's bit for bit. All three draw from the
         same full conditional; ``"fast"`` and ``"sparse"`` take their uniforms
         from the chain's xoshiro256+ stream, ``"plain"`` from its Generator.
+        The kernel that ran is the returned tree's ``attrs["kernel"]`` and the
+        state's ``kernel``.
     thin : int
         Sweeps per kept draw; ``tune + draws * thin`` sweeps run in all.
     var_names : sequence of str
@@ -521,9 +626,11 @@ def sample(
         ``chain_states``, per chain what :func:`start_chain` makes (the two
         generators, the xoshiro stream, ``z``, the counts, the sparse sweep's
         topic lists), kept
-        rather than rebuilt. Two calls give the draws and ``log_joint_per_token``
-        of one longer call bit for bit (with the same ``thin`` and
-        ``var_names``). A state is tied to its ``kernel``.
+        rather than rebuilt, and ``kernel``, the sweep that ran. Two calls give
+        the draws and ``log_joint_per_token`` of one longer call bit for bit
+        (with the same ``thin`` and ``var_names``). A state is tied to its
+        kernel: ``"auto"`` continues it with that kernel, another kernel is
+        refused (``ValueError``).
     cores : int or None
         Chains run in parallel on up to this many threads (default: every
         available core; :func:`mcmc_pairs.handrolled._common.map_chains`). Each chain has
@@ -536,11 +643,15 @@ def sample(
         ``posterior`` with ``theta`` (chains, draws, D, K) and ``phi`` (chains,
         draws, K, V); ``sample_stats`` with ``log_joint_per_token`` (chains,
         draws), the collapsed :math:`\log p(w, z) / N` that the ``lda`` and
-        tomotopy packages report.
+        tomotopy packages report. ``attrs["kernel"]`` names the sweep that
+        ran (``"auto"`` resolved), ``attrs["kernel_requested"]`` the argument.
     """
     check_sampler_args(draws, tune, chains, random_seed)
     names = _check_options(kernel, thin, var_names)
     d = validate_data(data)
+    requested = kernel
+    if kernel == AUTO:
+        kernel = _state_kernel(state) or auto_kernel(d)
     D, K, V = d["D"], d["K"], d["V"]
     shapes = {"theta": (D, K), "phi": (K, V)}
     nbytes = 8 * chains * draws * sum(int(np.prod(shapes[n])) for n in names)
@@ -551,7 +662,7 @@ def sample(
             f"fewer var_names"
         )
     sampler = _sampler_name(kernel)
-    resumed = resume_state(state, sampler, chains, ("chain_states",))
+    resumed = resume_state(state, sampler, chains, ("chain_states", "kernel"))
     if resumed is None:
         rngs, starts = chain_streams(random_seed, chains, None), [None] * chains
     else:
@@ -575,8 +686,31 @@ def sample(
         )
 
     chain_states = map_chains(run, chains, cores, steps=(tune + draws * thin) * d["N"])
-    save_state(state, sampler, chains, chain_states=chain_states)
-    return from_dict({"posterior": posterior, "sample_stats": {"log_joint_per_token": stat}})
+    save_state(state, sampler, chains, chain_states=chain_states, kernel=kernel)
+    tree = from_dict({"posterior": posterior, "sample_stats": {"log_joint_per_token": stat}})
+    tree.attrs.update(kernel=kernel, kernel_requested=requested)
+    return tree
+
+
+def sample_sparse(
+    data: Mapping,
+    *,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    state: dict | None = None,
+):
+    """Sample with SparseLDA's sweep :func:`sweep_sparse` at every K (see :func:`sample`)."""
+    return sample(
+        data,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        random_seed=random_seed,
+        kernel="sparse",
+        state=state,
+    )
 
 
 def sample_fast(

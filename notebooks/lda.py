@@ -258,11 +258,14 @@ show(lda.z_given_rest, lda.sample_z_given_rest)
 show(lda.gibbs_sweep)
 
 # %% [markdown]
-# **Which code runs.** The harness does not run this Python sweep: it runs
-# `lda.sample`, whose default kernel (`"sparse"`) is a numba-compiled sweep from
-# the *same* full conditional, reorganised for speed (it visits only the topics
-# with non-zero counts, so its arithmetic, and its draws, differ from the plain
-# sweep's). Two steps connect them. First, the compiled plain sweep
+# **Which code runs.** The harness does not run this Python sweep: its
+# `handrolled:gibbs` runs `lda.sample_sparse`, the SparseLDA kernel
+# (`"sparse"`), a numba-compiled sweep from the *same* full conditional,
+# reorganised for speed (it visits only the topics with non-zero counts, so its
+# arithmetic, and its draws, differ from the plain sweep's). (`lda.sample`
+# called without `kernel` runs `"auto"`: the dense fast kernel for few topics,
+# this one for many, whichever is faster; `lda.auto_kernel` says which.) Two
+# steps connect them. First, the compiled plain sweep
 # (`_lda_kernels.sweep_plain`, one token's step is `resample_token`) is the
 # teaching sweep bit for bit, from the same topics and uniforms:
 
@@ -362,7 +365,7 @@ display(agreement.reindex(agreement["value"].abs().sort_values(ascending=False).
 
 # %% [markdown]
 # The pair runs three hand-written variants, every one against NUTS: the
-# default sparse kernel (`handrolled:gibbs`), a dense fast one
+# sparse kernel (`handrolled:gibbs`), a dense fast one
 # (`handrolled:gibbs_fast`) and the plain kernel (`handrolled:gibbs_plain`), the
 # teaching sweep compiled. Their label-free summaries side by side:
 

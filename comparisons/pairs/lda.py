@@ -349,7 +349,7 @@ PAIR = Pair(
     load_data=default_data,
     model="mcmc_pairs.models.lda:build_model",
     handrolled={
-        "gibbs": "mcmc_pairs.handrolled.lda:sample",
+        "gibbs": "mcmc_pairs.handrolled.lda:sample_sparse",
         "gibbs_fast": "mcmc_pairs.handrolled.lda:sample_fast",
         "gibbs_plain": "mcmc_pairs.handrolled.lda:sample_plain",
     },

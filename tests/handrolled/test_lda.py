@@ -517,3 +517,113 @@ def test_a_state_of_another_kernel_or_corpus_is_refused():
     smaller = d | {"docs": d["docs"][:-1]}
     with pytest.raises(ValueError, match="state"):
         L.sample(smaller, draws=2, tune=0, chains=2, random_seed=1, state=state, kernel="plain")
+
+
+# ------------------------------------------------------------ kernel="auto"
+
+
+def draws_of(tree):
+    return [
+        tree["posterior"]["theta"].values,
+        tree["posterior"]["phi"].values,
+        tree["sample_stats"]["log_joint_per_token"].values,
+    ]
+
+
+def assert_same_draws(a, b):
+    for x, y in zip(draws_of(a), draws_of(b), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def corpus_with_word_frequency(top_count, K=3):
+    """Twenty documents of words 1..40 once each, and word 0 ``top_count`` times in all."""
+    docs = [np.arange(1, 41) for _ in range(20)]
+    docs[0] = np.concatenate([docs[0], np.zeros(top_count, dtype=int)])
+    return L.validate_data({"docs": docs, "V": 41, "K": K, "alpha": ALPHA, "beta": BETA})
+
+
+def test_word_frequency_is_the_token_weighted_count_of_a_tokens_word():
+    d = corpus_with_word_frequency(200)
+    assert L.word_frequency(d) == pytest.approx((200**2 + 40 * 20**2) / (200 + 800))
+
+
+@pytest.mark.parametrize(
+    ("top_count", "expected"),
+    [
+        (0, L.FAST_BELOW_K),  # rarer words than Reuters's: Reuters's crossover
+        (2000, 562),  # round(340 * (frequency / 68) ** 0.165), frequency 1,434.3
+        (10**6, L.FAST_BELOW_K_MAX),  # beyond the measured corpora: not extrapolated
+    ],
+)
+def test_the_crossover_grows_with_the_word_frequency(top_count, expected):
+    assert L.fast_below_k(corpus_with_word_frequency(top_count)) == expected
+
+
+@pytest.mark.parametrize("top_count", [0, 2000])
+def test_auto_picks_fast_below_the_crossover_and_sparse_from_it(top_count):
+    crossover = L.fast_below_k(corpus_with_word_frequency(top_count))
+    for K, expected in (
+        (2, "fast"),
+        (crossover - 1, "fast"),
+        (crossover, "sparse"),
+        (2000, "sparse"),
+    ):
+        assert L.auto_kernel(corpus_with_word_frequency(top_count, K)) == expected, K
+
+
+@pytest.mark.parametrize(("fast_below", "expected"), [(None, "fast"), (5, "sparse")])
+def test_auto_draws_are_the_chosen_kernels_bit_for_bit(fast_below, expected, monkeypatch):
+    """The default call runs the kernel it names, in attrs and state, with that kernel's draws."""
+    if fast_below is not None:  # the bars corpus's K = 10 on the other side of the crossover
+        monkeypatch.setattr(L, "fast_below_k", lambda d: fast_below)
+    d = lda_data.default_data()
+    options = {"draws": 4, "tune": 3, "chains": 2, "random_seed": 5}
+    state, forced_state = {}, {}
+    auto = L.sample(d, state=state, **options)
+    forced = L.sample(d, kernel=expected, state=forced_state, **options)
+    assert auto.attrs["kernel"] == state["kernel"] == expected
+    assert auto.attrs["kernel_requested"] == "auto"
+    assert forced.attrs == {"kernel": expected, "kernel_requested": expected}
+    assert state["sampler"] == forced_state["sampler"]
+    assert_same_draws(auto, forced)
+
+
+def test_a_continued_chain_keeps_its_kernel(monkeypatch):
+    """``"auto"`` continues a state with the kernel it started with, whatever it would pick now."""
+    d = lda_data.default_data()
+    options = {"chains": 2, "random_seed": 7}
+    monkeypatch.setattr(L, "fast_below_k", lambda d: 5)  # K = 10: auto starts with sparse
+    state = {}
+    first = L.sample(d, draws=3, tune=2, state=state, **options)
+    monkeypatch.undo()  # K = 10: auto would now pick fast
+    assert L.auto_kernel(L.validate_data(d)) == "fast"
+    more = L.sample(d, draws=2, tune=0, state=state, **options)
+    assert first.attrs["kernel"] == more.attrs["kernel"] == state["kernel"] == "sparse"
+    whole = L.sample(d, draws=5, tune=2, kernel="sparse", **options)
+    for a, b, w in zip(draws_of(first), draws_of(more), draws_of(whole), strict=True):
+        np.testing.assert_array_equal(np.concatenate([a, b], axis=1), w)
+    # a state of a forced kernel continues under "auto" with that kernel too
+    plain = {}
+    L.sample(d, draws=2, tune=0, kernel="plain", state=plain, **options)
+    assert L.sample(d, draws=1, tune=0, state=plain, **options).attrs["kernel"] == "plain"
+    # and a state of "auto"'s choice is refused by another kernel
+    with pytest.raises(ValueError, match="state"):
+        L.sample(d, draws=1, tune=0, kernel="fast", state=state, **options)
+
+
+@pytest.mark.parametrize("kernel", [None, "AUTO", "dense", 3])
+def test_unknown_kernels_are_refused_naming_kernel(kernel):
+    with pytest.raises(ValueError, match="kernel"):
+        L.sample(bad(), draws=1, tune=0, chains=1, random_seed=0, kernel=kernel)
+
+
+def test_the_pairs_gibbs_variant_is_the_sparse_kernel_at_every_K():
+    """``handrolled:gibbs`` of the LDA pair stays SparseLDA, whatever ``"auto"`` picks."""
+    from mcmc_pairs.comparisons.pairs.lda import PAIR
+
+    assert PAIR.handrolled["gibbs"] == "mcmc_pairs.handrolled.lda:sample_sparse"
+    d = lda_data.default_data()  # K = 10: "auto" picks fast
+    options = {"draws": 3, "tune": 2, "chains": 2, "random_seed": 3}
+    tree = L.sample_sparse(d, **options)
+    assert tree.attrs["kernel"] == "sparse"
+    assert_same_draws(tree, L.sample(d, kernel="sparse", **options))
