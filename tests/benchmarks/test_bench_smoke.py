@@ -165,6 +165,16 @@ def test_lda_ratios():
     assert run.lda_ratios(slow)[0]["meets_targets"] is False
 
 
+def test_lda_ratios_score_the_default_call_when_it_ran():
+    """What a user gets, ``sample()`` as called, not the fastest kernel forced."""
+    default = dict(next(r for r in LDA_ROWS if r["handrolled"]), sampler=run.LDA_DEFAULT)
+    rows = [*LDA_ROWS, dict(default, K=10, mtokens_per_s=22.0)]
+    ratios = {r["K"]: r for r in run.lda_ratios(rows)}
+    assert ratios[10]["handrolled"] == run.LDA_DEFAULT
+    assert ratios[10]["vs_tomotopy"] == pytest.approx(22.0 / 20.00)
+    assert ratios[10]["meets_targets"] is False  # 1.1 < 1.2, though a forced kernel meets it
+
+
 def test_lda_ratios_leave_a_short_peer_run_out_of_the_spread():
     """``--lda-iterations``: ``lda``'s speed still counts, its early log likelihood does not."""
     short = [dict(r, short_run=True, loglik_min=-9.0) if r["sampler"] == "lda" else r
