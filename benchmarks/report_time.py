@@ -59,6 +59,7 @@ def run_report(tree: Path, out: Path) -> dict[str, float]:
     largest resident set among them.
     """
     env = {**os.environ, "PYTHONPATH": str(tree)}  # mcmc_pairs finds the tree's folders
+    env["MCMC_PAIRS_CACHE"] = str(out / "reference_cache")  # empty: every run computes PyMC
     start = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", cli_module(tree), "report", "--out", str(out)],

@@ -52,6 +52,10 @@ TIMING_KEYS = frozenset(
     {"seconds", "timings", "ess_bulk_per_second", "wall_s", "total_s", "compile_s", "sampling_s"}
 )
 """Keys whose values measure time (removed wherever they appear before comparing)."""
+SOURCE_KEYS = frozenset({"from_cache"})
+"""Keys that say where a side's draws came from (issue 30's reference cache), not what
+they are: removed too. Each tree runs on an empty cache of its own, so every reference
+is computed."""
 
 
 def commands(tree: Path, out: Path) -> list[list[str]]:
@@ -82,13 +86,17 @@ def commands(tree: Path, out: Path) -> list[list[str]]:
     return [*runs, [*sbc_pymc, "--out", str(out / "pymc")]]
 
 
-def run_cli(tree: Path, argv: list[str], capture: bool = False) -> subprocess.CompletedProcess:
+def run_cli(
+    tree: Path, argv: list[str], capture: bool = False, cache: Path | None = None
+) -> subprocess.CompletedProcess:
     """Run ``python -m <tree's CLI> argv`` in ``tree``; a verdict's exit status expected.
 
     ``compare``: 0 or 1; ``validate``: 0, 1, 3, or 2 for a pair that samples a fixed
     target (nothing is written, and a document written by one tree only is a difference).
     """
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    if cache is not None:  # the reference cache (issue 30): the tree's own, empty at first
+        env["MCMC_PAIRS_CACHE"] = str(cache)
     done = subprocess.run(
         [sys.executable, "-m", cli_module(tree), *argv],
         cwd=tree,
@@ -103,9 +111,10 @@ def run_cli(tree: Path, argv: list[str], capture: bool = False) -> subprocess.Co
 
 
 def without_timings(value):
-    """Return ``value`` with every key of :data:`TIMING_KEYS` removed, at any depth."""
+    """Return ``value`` without the keys of :data:`TIMING_KEYS` and :data:`SOURCE_KEYS`."""
     if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items() if k not in TIMING_KEYS}
+        dropped = TIMING_KEYS | SOURCE_KEYS
+        return {k: without_timings(v) for k, v in value.items() if k not in dropped}
     if isinstance(value, list):
         return [without_timings(v) for v in value]
     return value
@@ -132,7 +141,7 @@ def write_reports(tree: Path, out: Path, say) -> None:
     """Run every command of :func:`commands` in ``tree``, reports under ``out``."""
     for argv in commands(tree, out):
         start = time.perf_counter()
-        run_cli(tree, argv)
+        run_cli(tree, argv, cache=out.with_name(f"{out.name}-cache"))
         say(f"{tree.name}: {' '.join(argv[:2])} ({time.perf_counter() - start:.0f} s)")
 
 
