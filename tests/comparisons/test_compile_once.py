@@ -72,9 +72,8 @@ def test_a_model_that_differs_beyond_its_data_is_compiled_for_itself():
     """A prior scale (a scalar) or the number of observations changes the compiled code."""
     compiles = SameStructure()
     sample(regression(*data(1)), compiles)
-    other_prior = sample(regression(*data(1), prior_sd=5.0), compiles)
+    sample(regression(*data(1), prior_sd=5.0), compiles)
     assert compiles.compiles == 2
-    assert np.array_equal(other_prior, sample(regression(*data(1), prior_sd=5.0), SameStructure()))
     sample(regression(*data(1, n=20)), compiles)
     assert compiles.compiles == 3
 

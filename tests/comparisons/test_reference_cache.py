@@ -3,12 +3,15 @@
 import json
 import multiprocessing
 import textwrap
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mcmc_pairs.comparisons import reference_cache, run
-from mcmc_pairs.comparisons.cli import main
+from mcmc_pairs.comparisons import cli, reference_cache, run
+from mcmc_pairs.comparisons.cli import build_parser, main
+from mcmc_pairs.comparisons.loading import load_callable
 from mcmc_pairs.comparisons.registry import get_pair
 from mcmc_pairs.comparisons.report import to_json
 from mcmc_pairs.comparisons.sides import Side
@@ -57,30 +60,43 @@ def test_a_repeated_compare_reads_the_reference_back_with_the_same_report(twice)
         assert all(np.array_equal(a[v].values, b[v].values) for v in a.data_vars)
 
 
-def test_other_settings_or_data_are_other_entries(twice):
-    directory = twice[0]
-    other_seed, _ = compare(directory, seed=5)
-    assert not other_seed.sides["pymc"].from_cache
-    other_data = {**get_pair("mh_normal").load_data(), "mu": 10.5}
-    result = run.run_pair(
-        get_pair("mh_normal"), data=other_data, cache=directory, progress=lambda e: None, **SMALL
-    )
-    assert not result.sides["pymc"].from_cache
+def test_other_settings_data_or_steps_are_other_entries():
+    """Everything PyMC's run depends on is in the key; a new seed is a new entry."""
+    pair = get_pair("mh_normal")
+    build = load_callable(pair.model, argument="model")
+    settings, data = run.resolve_settings(pair, **SMALL), pair.load_data()
+    key = reference_cache.reference_key(build, data, settings, pair)
+    assert key == reference_cache.reference_key(build, dict(data), settings, pair)
+    others = [
+        reference_cache.reference_key(build, data, settings.replace(seed=5), pair),
+        reference_cache.reference_key(build, data, settings.replace(tune=151), pair),
+        reference_cache.reference_key(build, {**data, "mu": 10.5}, settings, pair),
+        reference_cache.reference_key(build, data, settings, replace(pair, pymc_steps={})),
+    ]
+    assert all(other != key for other in others)
+    draws_do_not_count = settings.replace(draws=300, max_draws=300)
+    assert reference_cache.reference_key(build, data, draws_do_not_count, pair) == key
 
 
-def test_a_corrupt_or_partial_entry_is_run_again_and_rewritten(tmp_path):
-    compare(tmp_path)
-    entry = next(p for p in tmp_path.iterdir() if p.is_dir())
-    draws_file = next(entry.glob("pymc-150-*.nc"))
-    draws_file.write_bytes(draws_file.read_bytes()[:-100])  # truncated
-    (entry / "pymc_metropolis-150.json").write_text("{not json")
-    result, events = compare(tmp_path)
-    assert [result.sides[s].from_cache for s in PYMC_SIDES] == [False, False]
-    assert "[mh_normal] pymc: 2 chains x 150 draws" in events  # run again
-    again, _ = compare(tmp_path)
-    assert [again.sides[s].from_cache for s in PYMC_SIDES] == [True, True]  # rewritten
-    (entry / "key.json").write_text("{}")  # a stale key: not this run's entry
-    assert not compare(tmp_path)[0].sides["pymc"].from_cache
+def test_a_corrupt_partial_or_stale_entry_is_not_trusted(twice, tmp_path):
+    """A run that does not read back as written is a miss (the run that follows rewrites it)."""
+    _, (first, _), _ = twice
+    cache = reference_cache.ReferenceCache(tmp_path, {"any": "key"})
+    cache.save("pymc", 150, first.sides["pymc"])
+    assert cache.load("pymc", 150) is not None
+    assert cache.load("pymc", 300) is None  # not stored at these draws
+    draws_file = next(cache.entry.glob("pymc-150-*.nc"))
+    whole = draws_file.read_bytes()
+    draws_file.write_bytes(whole[:-100])  # truncated
+    assert cache.load("pymc", 150) is None
+    draws_file.write_bytes(whole)
+    (cache.entry / "pymc-150.json").write_text("{not json")
+    assert cache.load("pymc", 150) is None
+    cache.save("pymc", 150, first.sides["pymc"])  # rewritten
+    assert cache.load("pymc", 150) is not None
+    assert reference_cache.ReferenceCache(tmp_path, {"other": "key"}).load("pymc", 150) is None
+    (cache.entry / "key.json").write_text("{}")  # a stale key in the entry's place
+    assert cache.load("pymc", 150) is None
 
 
 def test_a_cache_that_cannot_be_written_costs_speed_not_the_run(tmp_path):
@@ -158,8 +174,10 @@ def test_the_cli_caches_by_default_and_not_with_no_cache(tmp_path, monkeypatch, 
     monkeypatch.setenv("MCMC_PAIRS_CACHE", str(tmp_path / "default"))
     flags = ["compare", "mh_normal", "--draws", "100", "--tune", "100", "--chains", "2"]
     flags += ["--max-draws", "100", "--out", str(tmp_path / "out")]
-    main([*flags, "--no-cache"])
-    assert not (tmp_path / "default").exists()
+    parser = build_parser()
+    assert cli._cache_dir(parser.parse_args([*flags, "--no-cache"])) is None
+    assert cli._cache_dir(parser.parse_args(flags)) == tmp_path / "default"
+    assert cli._cache_dir(parser.parse_args([*flags, "--cache", "d"])) == Path("d")
     main(flags)
     assert any((tmp_path / "default").iterdir())
     main(flags)

@@ -54,12 +54,12 @@ def test_sbc_passes_correct_and_catches_wrong(pair, right, wrong):
         assert failed.isdisjoint({"B", "C", "D"})
 
 
-# Every call of the PyMC twin compiles a new model (nutpie): ~1.5 s a replication on
-# regression, whatever the draws, so 20 replications (the fewest that give 4 rank bins) is
-# the small size.
+# The PyMC twin compiles its model once per process (comparisons/compile_once.py), so a
+# replication on regression costs its sampling, about 0.1 s; 20 replications (the fewest that
+# give 4 rank bins) is the small size.
 
 
-@pytest.mark.slow  # every replication compiles the model: about 30 s
+@pytest.mark.slow  # about 10 s since issue 30 (30 s when every replication compiled)
 def test_pymc_twin_passes_sbc_on_regression():
     # Measured at 200 draws with the old chi-square, seeds 11, 12, 13: the twin passes
     # (smallest p 0.26, 0.16, 0.22); a twin that conditions on the fixed validation data
