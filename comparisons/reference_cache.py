@@ -154,8 +154,9 @@ def model_sources(build_model: Callable) -> dict[str, str]:
         found[file] = hashlib.sha256(source).hexdigest()
         for name in _imported_names(ast.parse(source), package):
             origin = _origin(name)
-            if origin is not None:
-                todo.append((str(Path(origin).resolve()), name.rpartition(".")[0]))
+            if origin is not None:  # a package's __init__ resolves its relative imports in itself
+                inside = name if Path(origin).name == "__init__.py" else name.rpartition(".")[0]
+                todo.append((str(Path(origin).resolve()), inside))
     return dict(sorted(found.items()))
 
 

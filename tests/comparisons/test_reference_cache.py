@@ -157,6 +157,21 @@ def test_the_key_follows_the_models_files_and_the_files_they_import(tmp_path, mo
     assert sorted(p.rsplit("/", 1)[-1] for p in first) == ["helper.py", "model.py"]  # no numpy
     (tmp_path / "helper.py").write_text("SCALE = 2.0\n")
     assert reference_cache.model_sources(build) != first
+    # a package of the user's, whose __init__ imports a sibling relatively
+    package = tmp_path / "shapes"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .priors import SCALE\n")
+    (package / "priors.py").write_text("SCALE = 3.0\n")
+    (tmp_path / "model.py").write_text(
+        (tmp_path / "model.py").read_text().replace("import helper", "import helper, shapes")
+    )
+    with_package = reference_cache.model_sources(build)
+    assert {p.rsplit("/", 2)[-2] + "/" + p.rsplit("/", 1)[-1] for p in with_package} >= {
+        "shapes/__init__.py",
+        "shapes/priors.py",
+    }
+    (package / "priors.py").write_text("SCALE = 4.0\n")
+    assert reference_cache.model_sources(build) != with_package
     with pytest.raises(ValueError, match="no source file"):
         reference_cache.model_sources(eval("lambda data: data"))  # noqa: S307
 
