@@ -170,8 +170,6 @@ class _Template:
         keep their dtype and shape (nutpie's compiled code is specialised on
         static shapes).
         """
-        from pytensor.graph.basic import Constant
-
         slots = {v: name for name, v in self.shared.items()}
         values: dict[str, np.ndarray] = {}
         seen: dict[Any, Any] = {}
@@ -186,7 +184,7 @@ class _Template:
                 continue
             seen[mine] = theirs
             if mine in slots:
-                value = _data_of(theirs, Constant)
+                value = _data_of(theirs)
                 if value is None or mine.type != theirs.type:
                     return None
                 values[slots[mine]] = value
@@ -194,7 +192,7 @@ class _Template:
             if mine.type != theirs.type or (mine.owner is None) != (theirs.owner is None):
                 return None
             if mine.owner is None:
-                if not _same_root(mine, theirs, Constant):
+                if not _same_root(mine, theirs):
                     return None
                 continue
             a, b = mine.owner, theirs.owner
@@ -216,9 +214,11 @@ class _Template:
         return self.compiled.with_data(**values)
 
 
-def _data_of(variable, constant_type) -> np.ndarray | None:
+def _data_of(variable) -> np.ndarray | None:
     """Return a data leaf's values (a constant's, or ``pm.Data``'s), else None."""
-    if isinstance(variable, constant_type):
+    from pytensor.graph.basic import Constant
+
+    if isinstance(variable, Constant):
         return np.asarray(variable.data)
     if _is_data(variable):
         return np.asarray(variable.get_value(borrow=True))
@@ -233,16 +233,17 @@ def _is_data(variable) -> bool:
     return isinstance(variable, SharedVariable) and not isinstance(variable.type, RandomType)
 
 
-def _same_root(mine, theirs, constant_type) -> bool:
+def _same_root(mine, theirs) -> bool:
     """Whether two leaves of two model graphs, neither of them data, are interchangeable."""
     from pytensor.compile.sharedvalue import SharedVariable
+    from pytensor.graph.basic import Constant
     from pytensor.tensor.random.type import RandomType
 
-    if isinstance(mine, constant_type):
-        return isinstance(theirs, constant_type) and mine.equals(theirs)
+    if isinstance(mine, Constant):
+        return isinstance(theirs, Constant) and mine.equals(theirs)
     if isinstance(mine.type, RandomType):  # random generators: the log density uses none
         return isinstance(theirs.type, RandomType)
-    if isinstance(mine, SharedVariable) or isinstance(theirs, SharedVariable | constant_type):
+    if isinstance(mine, SharedVariable) or isinstance(theirs, SharedVariable | Constant):
         return False
     return mine.name == theirs.name  # value variables, by name (types are already equal)
 

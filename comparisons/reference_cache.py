@@ -49,6 +49,8 @@ from typing import Any
 
 import numpy as np
 
+from mcmc_pairs.comparisons.files import write_atomic
+
 FORMAT = 1
 """The layout's version: part of every key, raised when the layout changes."""
 LIBRARIES = ("pymc", "pytensor", "nutpie", "numba", "numpy", "mcmc-pairs")
@@ -199,18 +201,6 @@ def reference_key(build_model: Callable, data: Mapping, settings: Mapping, pair)
     }
 
 
-def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write ``path`` through a temporary file in its directory, then rename it into place."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    os.close(handle)
-    try:
-        write(Path(temporary))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -267,32 +257,36 @@ class ReferenceCache:
     def save(self, label: str, draws: int, side) -> None:
         """Store ``side``'s run at ``draws`` (atomically; an unwritable cache is skipped)."""
         try:
-            self.entry.mkdir(parents=True, exist_ok=True)
-            _atomic_write(self.entry / "key.json", lambda p: p.write_text(self.key_text))
+            write_atomic(self.entry / "key.json", self.key_text)
             stem = self._stem(label, draws)
-            draws_file = self._write_draws(stem, side.tree)
+            draws_file, sha = self._write_draws(stem, side.tree)
             manifest = {
                 "file": draws_file.name,
-                "sha256": _sha256(draws_file),
+                "sha256": sha,
                 "role": str(side.role),
                 "variant": side.variant,
                 "sampler": side.sampler,
                 "timings": side.timings,
             }
-            text = json.dumps(manifest, indent=1)
-            _atomic_write(self.entry / f"{stem}.json", lambda p: p.write_text(text))
+            write_atomic(self.entry / f"{stem}.json", json.dumps(manifest, indent=1))
         except OSError:  # a full disk or a read-only cache costs speed, not the run
             return
 
-    def _write_draws(self, stem: str, tree) -> Path:
-        """Write ``tree`` under a name holding its SHA-256 (no two writers share a file)."""
+    def _write_draws(self, stem: str, tree) -> tuple[Path, str]:
+        """Write ``tree`` under a name holding its SHA-256 (no two writers share a file).
+
+        Returns the file and its SHA-256. A netCDF file is written by path, so
+        it has its own temporary name here; the text files go through
+        :func:`~.files.write_atomic`.
+        """
         handle, temporary = tempfile.mkstemp(dir=self.entry, prefix=f".{stem}.", suffix=".nc")
         os.close(handle)
         try:
             tree.to_netcdf(temporary, engine="h5netcdf")
-            target = self.entry / f"{stem}-{_sha256(Path(temporary))[:16]}.nc"
+            sha = _sha256(Path(temporary))
+            target = self.entry / f"{stem}-{sha[:16]}.nc"
             os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-        return target
+        return target, sha

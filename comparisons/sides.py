@@ -283,11 +283,7 @@ class PymcSource:
         side = None if self.store is None else self.store.load(self.label, draws)
         if side is not None:
             chains = self.settings["chains"]
-            say(
-                RunEvent(
-                    self.pair.name, self.label, "cached", chains, draws, None, None, side.sampler
-                )
-            )
+            say(RunEvent(self.pair.name, self.label, "cached", chains, draws, method=side.sampler))
         return side
 
     def _run(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
