@@ -226,3 +226,15 @@ def test_stuck_pymc_is_blamed_not_the_exact_sampler_end_to_end(stuck, tmp_path, 
     assert exact == {"user": True, "pymc": False}  # PyMC's z never left 0
     assert "verdict: reference failed" in out and "change its step methods" in out
     assert "Reference failed: PyMC&#x27;s own run failed" in page
+
+
+def test_the_index_page_shows_a_failed_reference_in_its_colour_with_advice(tmp_path):
+    from mcmc_pairs.comparisons import html
+    from mcmc_pairs.comparisons.report import REFERENCE_ADVICE_INDEX, write_index
+
+    entry = {"name": "switch", "title": "t", "verdict": "reference failed", "seconds": 1.0}
+    page = write_index([{**entry, "sides": []}], tmp_path).read_text()
+    assert f'style="color:{html.BLUE};font-weight:600">reference failed<' in page
+    assert html.escape(REFERENCE_ADVICE_INDEX) in page
+    agreeing = write_index([{**entry, "verdict": "agree", "sides": []}], tmp_path).read_text()
+    assert html.escape(REFERENCE_ADVICE_INDEX) not in agreeing
