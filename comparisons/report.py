@@ -292,6 +292,12 @@ REFERENCE_ADVICE = (
     "or run longer (--draws, --tune)."
 )
 """What to do about a ``reference failed`` verdict, on the page and the terminal."""
+STORED_ADVICE = (
+    "Nothing can be said about the side under test until the reference is fixed: store "
+    "draws of a sampler that mixes (other step methods, more or longer chains), or leave "
+    "out --reference to run PyMC."
+)
+"""The same for a reference of stored draws (``--reference FILE``)."""
 REFERENCE_ADVICE_INDEX = (
     "PyMC's own run failed its checks (gates, support or exact answer) while the sampler "
     "under test passed its own; the pair's page names the failed checks. " + REFERENCE_ADVICE
@@ -309,10 +315,13 @@ def reference_advice(result: PairResult) -> str:
     own = checks[(checks["side"] == PYMC) & ~checks["passed"]]
     worst = worst_checks(own, 1)
     example = f" (worst: {describe_check(next(worst.itertuples()))})" if len(worst) else ""
+    stored = getattr(result.sides.get(PYMC), "stored", False)
+    whose = "The stored reference draws" if stored else "PyMC's own run"
+    advice = STORED_ADVICE if stored else REFERENCE_ADVICE
     return (
-        f"Reference failed: PyMC's own run failed {len(own)} of its own checks{example}, "
-        f"while every side under test passed its own; the difference from PyMC is not "
-        f"blamed on the side. {REFERENCE_ADVICE}"
+        f"Reference failed: {whose} failed {len(own)} of its own checks{example}, while "
+        f"every side under test passed its own; the difference from the reference is not "
+        f"blamed on the side. {advice}"
     )
 
 
