@@ -78,7 +78,7 @@ def compare(
     -------
     mcmc_pairs.comparisons.run.PairResult
         ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``, ``"not
-        converged"``), ``checks`` (a DataFrame, a row per check) and
+        converged"``, ``"reference failed"``), ``checks`` (a DataFrame, a row per check) and
         ``summaries`` (per side: statistics, MCSEs, ESS and R-hat per quantity).
 
     Raises
