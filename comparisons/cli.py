@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcmc_pairs.comparisons import settings
-from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.errors import one_line, printable_stdout, quiet_third_party
 from mcmc_pairs.comparisons.kinds import Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
@@ -266,11 +266,22 @@ def _compare(args) -> int:
 
     pair, data = _pair_and_data(args)
     writable_dir(args.out)
+    _refuse_report_name(args, pair.name)
     result = _run(pair, args, data)
     html_path, json_path = _write(result, args.out)
-    _print_summary(result)
+    with printable_stdout():  # a user's names, without terminal escapes
+        _print_summary(result)
     print(f"wrote {html_path} and {json_path}")
     return EXIT_AGREE if result.verdict == Verdict.AGREE else EXIT_DISAGREE
+
+
+def _refuse_report_name(args, name: str, stem: str | None = None) -> None:
+    """Refuse, before any sampling, a report name that would replace another's or is too long."""
+    from mcmc_pairs.comparisons.preflight import refuse_bad_report_name
+
+    argument = "--name" if args.report_name is not None else "--model"
+    user = args.model is not None
+    refuse_bad_report_name(name, args.out, user=user, stem=stem, argument=argument)
 
 
 def _run(pair, args, data=None):
@@ -328,6 +339,7 @@ def _validate(args) -> int:
 
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
+    _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
     names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:
@@ -345,8 +357,18 @@ def _validate(args) -> int:
         _, json_path = write_validation_report(exc.result, args.out)
         raise ValueError(f"{exc}; the finished replications are in {json_path}") from None
     html_path, json_path = write_validation_report(result, args.out)
+    with printable_stdout():  # a user's names, without terminal escapes
+        _print_validation(result, pair.name, args.method)
+    print(f"wrote {html_path} and {json_path}")
+    if result.verdict == PASS:
+        return EXIT_AGREE
+    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
+
+
+def _print_validation(result, name: str, method: str) -> None:
+    """Print the failed tests of ``validate``, its message, sensitivity and verdict."""
     failed = result.checks[~result.checks["passed"]]
-    print(f"{pair.name} {args.method}: {len(result.checks)} tests, {len(failed)} failed")
+    print(f"{name} {method}: {len(result.checks)} tests, {len(failed)} failed")
     if len(failed):
         print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     message = result.details.get("message")
@@ -357,10 +379,6 @@ def _validate(args) -> int:
 
         print(f"sensitivity: {certificate(result.details['sensitivity'])}")
     print(f"verdict: {result.verdict}")
-    print(f"wrote {html_path} and {json_path}")
-    if result.verdict == PASS:
-        return EXIT_AGREE
-    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
 
 
 def _report(args) -> int:

@@ -95,6 +95,12 @@ def compare(
     if isinstance(data, str | Path):
         data = read_data(data, argument="data")
     pair = model_pair(build_model, data, sampler, name=name, **extras)
+    if out is not None:  # refused before the run: a name that would replace another report
+        from mcmc_pairs.comparisons.files import writable_dir
+        from mcmc_pairs.comparisons.preflight import refuse_bad_report_name
+
+        writable_dir(Path(out), argument="out")
+        refuse_bad_report_name(pair.name, Path(out), user=True, argument="name")
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     stored = {"reference": None if reference is None else str(reference), "rename": rename}
