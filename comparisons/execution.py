@@ -16,8 +16,13 @@ The policy, in one place:
   niceness +5; Dask runs one single-threaded worker per core; every
   replication and the energy check run on one BLAS thread, so no number
   depends on how many there are.
-* **Timeouts.** Only a hand-written sampler has one (``--timeout``): its child
+* **Timeouts.** A hand-written sampler has one (``--timeout``): its child
   is killed when the time is up, and the run ends with an error naming it.
+  Nothing else is waited on for ever: the summaries' child is given up on
+  (:meth:`ChildInterpreter.result`), a ``--scheduler`` is probed before Dask
+  connects (:func:`probe_scheduler`) and replications on Dask end with exit 2
+  when the cluster has no worker or makes no progress
+  (``comparisons/parallel.py``).
 * **Failures.** A child that raises, dies or overruns is an error named with
   what it ran (:class:`ChildFailed`), except where the child only shares work
   the caller can do itself (the summaries): then the caller does it, and the
@@ -36,6 +41,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -49,6 +55,10 @@ SYNCHRONOUS = "synchronous"
 CONNECT_TIMEOUT_S = 5
 """Seconds to wait for an existing Dask scheduler before giving up."""
 DEFAULT_WORKERS = 2
+CHILD_WAIT_FLOOR_S = 60.0
+"""Seconds :meth:`ChildInterpreter.result` waits for a child at least."""
+CHILD_WAIT_FACTOR = 4.0
+"""A child whose share of the work takes this many times the caller's is given up on."""
 
 
 @contextmanager
@@ -149,22 +159,39 @@ class ChildInterpreter:
             stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONPATH": path},
         )
+        self.started = time.monotonic()
         return self
 
-    def result(self, instead: Callable[[], Any]) -> Any:
-        """Return the child's result; ``instead()`` when it failed or wrote something else.
+    def result(self, instead: Callable[[], Any], timeout: float | None = None) -> Any:
+        """Return the child's result; ``instead()`` when it failed, overran or wrote something else.
 
-        For work the caller can do itself: a child that exits non-zero, or
-        whose stdout is not a whole pickle (cut short, or written to by
-        someone else), costs time, never a different answer.
+        For work the caller can do itself: a child that exits non-zero, does
+        not finish within ``timeout`` seconds (default :meth:`patience`; it is
+        killed), or whose stdout is not a whole pickle (cut short, or written to
+        by someone else), costs time, never a different answer.
         """
-        out, _ = self.process.communicate()
+        try:
+            out, _ = self.process.communicate(
+                timeout=self.patience() if timeout is None else timeout
+            )
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            return instead()
         if self.process.returncode != 0:
             return instead()
         try:
             return pickle.loads(out)
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
             return instead()
+
+    def patience(self) -> float:
+        """Return the seconds :meth:`result` waits from now.
+
+        :data:`CHILD_WAIT_FACTOR` times the time since the child started (the
+        caller did its own share meanwhile), at least :data:`CHILD_WAIT_FLOOR_S`.
+        """
+        return max(CHILD_WAIT_FLOOR_S, CHILD_WAIT_FACTOR * (time.monotonic() - self.started))
 
     def __exit__(self, *exc) -> None:
         if self.process.poll() is None:
