@@ -75,6 +75,23 @@ def refuse_bad_report_name(
     refuse_long_name(name if stem is None else stem, out, argument)
 
 
+def refuse_bad_report_output(name: str, out: Path) -> None:
+    """Refuse, for the Python API's ``compare(..., out=...)``, what the CLI refuses.
+
+    An ``out`` that cannot be written (:func:`~.files.writable_dir`) and a
+    ``name`` that is taken or too long (:func:`refuse_bad_report_name`).
+
+    Raises
+    ------
+    ValueError
+        Naming ``out`` or ``name``.
+    """
+    from mcmc_pairs.comparisons.files import writable_dir
+
+    writable_dir(Path(out), argument="out")
+    refuse_bad_report_name(name, Path(out), user=True, argument="name")
+
+
 def refuse_reserved_name(name: str, argument: str = "--name") -> None:
     """Refuse a user's report name that would replace the suite page or a built-in pair's.
 
