@@ -21,7 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcmc_pairs.comparisons import settings
-from mcmc_pairs.comparisons.errors import one_line, printable_stdout, quiet_third_party
+from mcmc_pairs.comparisons.errors import (
+    one_line,
+    printable,
+    printable_stdout,
+    quiet_third_party,
+)
 from mcmc_pairs.comparisons.kinds import Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
@@ -348,7 +353,7 @@ def _validate(args) -> int:
             args.sampler,
             method=args.method,
             scheduler=args.scheduler,
-            progress=lambda event: print(event, file=sys.stderr),
+            progress=lambda event: print(printable(str(event)), file=sys.stderr),
             **overrides,
         )
     except ValidationError as exc:

@@ -24,6 +24,7 @@ import pandas as pd
 import xarray as xr
 
 from mcmc_pairs.comparisons import agreement, preflight
+from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
@@ -568,4 +569,4 @@ def _attach_quantities(
 
 
 def _stderr(event: RunEvent) -> None:
-    print(event, file=sys.stderr, flush=True)
+    print(printable(str(event)), file=sys.stderr, flush=True)  # a user's names: no escapes
