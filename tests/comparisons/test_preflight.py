@@ -165,13 +165,13 @@ def test_a_run_too_large_for_memory_is_refused_before_sampling(user, tmp_path, c
 
 
 def test_the_memory_estimate_counts_sides_products_and_looks():
-    # 100 components: 64 products (agreement.product_pairs), 2 log densities
+    # 100 components: 64 products (agreement.product_pairs), 2 log densities; x 1.5 working
     one_look = preflight.run_bytes(100, 100, sides=2, chains=4, draws=10, max_draws=10)
-    assert one_look == 8 * 4 * 10 * 2 * (100 + 100 + 64 + 2)
-    grows = preflight.run_bytes(100, 100, sides=2, chains=4, draws=10, max_draws=160)
-    assert grows == 16 * 2 * one_look
+    assert one_look == 8 * 4 * 10 * 2 * (100 + 100 + 64 + 2) * 3 // 2
+    grows = preflight.run_bytes(100, 100, sides=3, chains=4, draws=10, max_draws=160, references=2)
+    assert grows == 8 * 4 * 160 * (3 * (100 + 166) + 3 * 166 + 2 * 100) * 3 // 2
     five = preflight.run_bytes(5, 5, sides=1, chains=1, draws=1, max_draws=1)
-    assert five == 8 * (5 + 5 + 10 + 2)
+    assert five == 8 * (5 + 5 + 10 + 2) * 3 // 2
     settings = {"chains": 4, "draws": 10, "max_draws": 10}
     preflight.refuse_oversized_run(100, 100, settings, 2, available=one_look + (1 << 30))
     with pytest.raises(ValueError, match="--draws: this run would hold"):
@@ -193,13 +193,20 @@ def test_no_builtin_pair_or_zoo_model_is_refused_at_its_defaults_with_16_gib(mon
         data = read_data(model.data)
         runs.append((model_pair(model.model, data, model.sampler()), data, 1))
     assert len(runs) == 14
+    largest = 0
     for pair, data, under_test in runs:
         witness = ModelWitness(pair.model, data, argument="model")
         held, compared = preflight.model_sizes(witness.model, witness.variables, pair.variables)
         settings = resolve_settings(pair)
-        preflight.refuse_oversized_run(
-            held, compared, settings, under_test + 1 + len(pair.pymc_steps), available=16 << 30
-        )
+        references = 1 + len(pair.pymc_steps)
+        sides = under_test + references
+        need = preflight.run_bytes(
+            held, compared, sides=sides, chains=settings["chains"], draws=settings["draws"],
+            max_draws=settings["max_draws"], references=references,
+        )  # fmt: skip
+        largest = max(largest, need)
+        preflight.refuse_oversized_run(held, compared, settings, sides, 16 << 30, references)
+    assert largest > 8 << 30  # LDA, were it to grow to 32,000 draws: refused with 8 GiB
 
 
 # ---------------------------------------------------------- terminal text
