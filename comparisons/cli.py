@@ -342,6 +342,10 @@ def _validate(args) -> int:
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
     from mcmc_pairs.comparisons.validation_report import write_validation_report
 
+    if args.scheduler not in (None, "synchronous"):  # before any import of PyMC: at once
+        from mcmc_pairs.comparisons.execution import probe_scheduler
+
+        probe_scheduler(args.scheduler)
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
     _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
