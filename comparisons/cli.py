@@ -24,7 +24,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcmc_pairs.comparisons import settings
-from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
+from mcmc_pairs.comparisons.errors import (
+    one_line,
+    printable,
+    printable_stdout,
+    quiet_third_party,
+)
 from mcmc_pairs.comparisons.kinds import SEVERITY, Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
@@ -273,9 +278,11 @@ def _compare(args) -> int:
 
     pair, data = _pair_and_data(args)
     writable_dir(args.out)
+    _refuse_report_name(args, pair.name)
     result = _run(pair, args, data)
     html_path, json_path = _write(result, args.out)
-    _print_summary(result)
+    with printable_stdout():  # a user's names, without terminal escapes
+        _print_summary(result)
     print(f"wrote {html_path} and {json_path}")
     return exit_status(result.verdict)
 
@@ -294,6 +301,15 @@ def report_exit_status(verdicts: Sequence[str]) -> int:
     rank = {verdict: i for i, verdict in enumerate(SEVERITY)}
     worst = max(verdicts, key=lambda v: rank.get(v, len(SEVERITY)), default=Verdict.AGREE)
     return exit_status(worst)
+
+
+def _refuse_report_name(args, name: str, stem: str | None = None) -> None:
+    """Refuse, before any sampling, a report name that would replace another's or is too long."""
+    from mcmc_pairs.comparisons.preflight import refuse_bad_report_name
+
+    argument = "--name" if args.report_name is not None else "--model"
+    user = args.model is not None
+    refuse_bad_report_name(name, args.out, user=user, stem=stem, argument=argument)
 
 
 def _run(pair, args, data=None):
@@ -353,8 +369,13 @@ def _validate(args) -> int:
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
     from mcmc_pairs.comparisons.validation_report import write_validation_report
 
+    if args.scheduler not in (None, "synchronous"):  # before any import of PyMC: at once
+        from mcmc_pairs.comparisons.execution import probe_scheduler
+
+        probe_scheduler(args.scheduler)
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
+    _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
     names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:
@@ -363,7 +384,7 @@ def _validate(args) -> int:
             args.sampler,
             method=args.method,
             scheduler=args.scheduler,
-            progress=lambda event: print(event, file=sys.stderr),
+            progress=lambda event: print(printable(str(event)), file=sys.stderr),
             **overrides,
         )
     except ValidationError as exc:
@@ -372,8 +393,18 @@ def _validate(args) -> int:
         _, json_path = write_validation_report(exc.result, args.out)
         raise ValueError(f"{exc}; the finished replications are in {json_path}") from None
     html_path, json_path = write_validation_report(result, args.out)
+    with printable_stdout():  # a user's names, without terminal escapes
+        _print_validation(result, pair.name, args.method)
+    print(f"wrote {html_path} and {json_path}")
+    if result.verdict == PASS:
+        return EXIT_AGREE
+    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
+
+
+def _print_validation(result, name: str, method: str) -> None:
+    """Print the failed tests of ``validate``, its message, sensitivity and verdict."""
     failed = result.checks[~result.checks["passed"]]
-    print(f"{pair.name} {args.method}: {len(result.checks)} tests, {len(failed)} failed")
+    print(f"{name} {method}: {len(result.checks)} tests, {len(failed)} failed")
     if len(failed):
         print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     message = result.details.get("message")
@@ -384,10 +415,6 @@ def _validate(args) -> int:
 
         print(f"sensitivity: {certificate(result.details['sensitivity'])}")
     print(f"verdict: {result.verdict}")
-    print(f"wrote {html_path} and {json_path}")
-    if result.verdict == PASS:
-        return EXIT_AGREE
-    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
 
 
 def _report(args) -> int:
