@@ -8,33 +8,36 @@ no report is half written, no temporary file and no child process is left.
 
 How:
 
-* :func:`install` (first thing in ``cli.main`` and in each ``report``
-  worker) points SIGINT and SIGTERM at a handler that raises
-  ``KeyboardInterrupt`` in the main thread, and starts a daemon **watchdog**
-  thread woken by the signal itself (:func:`signal.set_wakeup_fd`, written by
-  the C-level handler even while the main thread is stuck in C code, or when
-  a library swallows the ``KeyboardInterrupt``: nutpie and PyMC return a
-  partial trace, numba prints "Exception ignored"). The watchdog marks the
-  run interrupted and calls :func:`shutdown` straight away.
-* :func:`shutdown` (idempotent; also what ``main`` calls on
-  ``KeyboardInterrupt``) takes the commit lock, ends every descendant process
+* :func:`install` (first thing in ``python -m mcmc_pairs``, in ``cli.main``
+  and in each ``report`` worker) points SIGINT and SIGTERM at a handler and
+  starts a daemon **watchdog** thread woken by the signal itself
+  (:func:`signal.set_wakeup_fd`: the C-level handler writes to it even while
+  the main thread is stuck in C code, or when a library swallows the
+  interrupt, as nutpie and PyMC do, returning a partial trace padded with
+  NaN, or numba, printing "Exception ignored"). The watchdog and the
+  handler (in the main thread) both call :func:`shutdown`; the first one
+  ends the process, the other waits. The main thread stops where it is:
+  nothing after the signal runs to its end.
+* :func:`shutdown` takes the commit lock, ends every descendant process
   (SIGTERM, then SIGKILL after :data:`TERM_WAIT_S`; every one reaped, orphans
-  included, as this process becomes their subreaper), removes the
-  registered temporary files, prints the line and leaves with
-  ``os._exit(130)``: nothing after the signal runs to its end.
+  included, as this process becomes their subreaper; Dask's nannies told not
+  to restart their workers; multiprocessing's resource tracker last, left to
+  clean up), removes the registered temporary files (:func:`register`),
+  prints the line and leaves with ``os._exit(130)``.
 * Commits are all or nothing: :func:`critical` holds the commit lock with
-  the ``KeyboardInterrupt`` deferred to its end, and refuses to start once
-  the run is interrupted, so a JSON and its HTML are renamed into place
-  together or not at all (``comparisons/files.py``), and no temporary file
-  is created or removed unseen by :func:`shutdown`.
-* :func:`check` raises ``KeyboardInterrupt`` once the run is interrupted:
-  called after the calls that may swallow one (PyMC's and a user's sampler)
-  and before the verdict is printed.
+  the interrupt deferred to its end, and refuses to start once the run is
+  interrupted, so a JSON and its HTML are renamed into place together or
+  not at all (``comparisons/files.py``), and no temporary file is created or
+  removed unseen by :func:`shutdown`.
+* :func:`check` ends the process once the run is interrupted (or raises
+  ``KeyboardInterrupt`` where :func:`install` did not run): called after the
+  calls that may swallow an interrupt (PyMC's and a user's sampler) and
+  before the verdict is printed, for the moments before the watchdog has
+  ended the process.
 
-Not covered: a signal before ``main`` runs (Python's own startup and the
-import of ``comparisons/cli.py``; SIGINT there still ends the process as
-killed by SIGINT), and a main thread that holds the GIL in C code for good
-(the watchdog needs the GIL to run).
+Not covered: a signal before ``mcmc_pairs`` is imported (the interpreter's
+own start, about a tenth of a second: Python's defaults apply), and a main
+thread that holds the GIL in C code for good (the watchdog needs the GIL).
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ TERM_WAIT_S = 1.5
 QUIET_ROUNDS = 5
 """Checks 20 ms apart that must find no child before the children count as ended (a Dask
 nanny starts a new worker when its worker dies)."""
+SECOND_WAIT_S = 4.0
+"""Seconds a second caller of :func:`shutdown` waits for the first to end the process."""
 LOCK_WAIT_S = 1.0
 """Seconds :func:`shutdown` waits for a commit in progress (renames take microseconds)."""
 
@@ -114,8 +119,12 @@ def _watch(read: int) -> None:
         import multiprocessing.util  # noqa: F401
 
         import psutil  # noqa: F401
-    while not any(byte in SIGNALS for byte in os.read(read, 64)):
-        pass
+    while True:
+        data = os.read(read, 64)
+        if not data:  # the pipe was closed: nothing to watch
+            return
+        if any(byte in SIGNALS for byte in data):
+            break
     _interrupted.set()
     shutdown()
 
@@ -200,17 +209,22 @@ def shutdown(status: int = EXIT_INTERRUPTED, message: bytes | None = None) -> No
     """End the process now: children ended and reaped, temporary files removed, ``status``.
 
     Never returns. A second caller (the main thread and the watchdog both
-    come here) waits for the first to end the process.
+    come here) waits for the first to end the process, at most
+    :data:`SECOND_WAIT_S` seconds.
     """
-    if not _once.acquire(blocking=False):
-        while True:
-            time.sleep(60)
+    if not _once.acquire(timeout=SECOND_WAIT_S):  # the other caller is ending it; if it
+        _exit(status, message)  # is stuck (frozen by the interpreter's exit), end it here
     _ending["thread"] = threading.get_ident()
     _lock.acquire(timeout=LOCK_WAIT_S)  # a commit in progress ends first; held for good
     try:
         end_children()
     except Exception:  # noqa: BLE001 - the exit below must happen whatever failed here
         pass
+    _exit(status, message)
+
+
+def _exit(status: int, message: bytes | None) -> None:
+    """Remove the registered temporary files, print the line, end the process."""
     for path in list(_temporary):
         with contextlib.suppress(OSError):
             os.unlink(path)
@@ -235,7 +249,7 @@ def end_children(wait: float = TERM_WAIT_S) -> None:
     if tracker is not None:
         _close_tracker()
         _end(lambda: [p for p in _descendants() if p.pid == tracker], 1.0, signum=None)
-        _end(_descendants, 0.0)  # one started meanwhile: killed at once
+    _end(_descendants, 0.0)  # one started meanwhile: killed at once
 
 
 def _end(find, wait: float, signum: int | None = signal.SIGTERM) -> None:
