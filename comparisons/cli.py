@@ -16,14 +16,14 @@ docs/contracts.md.
 from __future__ import annotations
 
 import argparse
-import signal
+import contextlib
 import sys
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from mcmc_pairs.comparisons import settings
 from mcmc_pairs.comparisons.errors import (
     one_line,
     printable,
@@ -38,6 +38,7 @@ EXIT_REFERENCE_FAILED = 4
 VERDICT_EXIT = {Verdict.AGREE: EXIT_AGREE, Verdict.REFERENCE_FAILED: EXIT_REFERENCE_FAILED}
 """The exit status of ``compare``'s verdicts; every other verdict (and ``error``) is 1."""
 EXIT_BROKEN_PIPE = 141
+EXIT_INTERRUPTED = 130
 """What a shell reports for a process its pipe's reader left (128 + SIGPIPE)."""
 VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
 input error; 3 not converged (SBC: more than 5% of the replications have fewer than 99
@@ -138,6 +139,8 @@ def _add_compare_parser(sub) -> None:
         "repeat for several",
     )
     _add_model_arguments(compare)
+    from mcmc_pairs.comparisons import settings  # not at import: numpy, before main() runs
+
     settings.add_flags(compare)  # --draws ... --timeout: one flag per Settings field
     compare.add_argument("--out", type=Path, default=Path("reports"), help="report directory")
     _add_cache_arguments(compare)
@@ -216,15 +219,42 @@ def _pair_and_data(args):
     return model_pair(model, data, sampler, name=report_name), data
 
 
-def _terminated(signum, frame) -> None:
-    """SIGTERM ends a run like Ctrl-C: files being written are removed, not left half-written."""
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminated)
+    """Run the command line in this process; return the exit status.
+
+    Called in-process (a test, a user's script), it leaves the caller's
+    signal handlers and threads alone: Ctrl-C ends the run as a
+    ``KeyboardInterrupt``, status 130. The ``mcmc-pairs`` program is
+    :func:`program`, which adds the interrupt policy.
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("mcmc-pairs: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def program() -> NoReturn:
+    """Run the ``mcmc-pairs`` program (and ``python -m mcmc_pairs``): :func:`main`, then exit.
+
+    SIGINT and SIGTERM end the process at any moment with exit 130
+    (:mod:`~mcmc_pairs.comparisons.interrupts`); a sampler's thread still
+    running after the run ends it with exit 2 (:func:`_no_stray_threads`).
+    """
+    from mcmc_pairs.comparisons import interrupts
+
+    interrupts.install()
+    before = set(threading.enumerate())
+    try:
+        status = _main(None)
+    except KeyboardInterrupt:
+        interrupts.shutdown()  # never returns: children ended, temporary files removed, 130
+    _no_stray_threads(before)
+    sys.exit(status)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run its command; return the exit status."""
     quiet_third_party()
     _importable_cwd()
     try:
@@ -239,14 +269,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version print and stop here
         sys.stdout.flush()
         return exc.code if isinstance(exc.code, int) else EXIT_AGREE
-    except KeyboardInterrupt:
-        print("mcmc-pairs: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # `mcmc-pairs list | head -1`: the reader left; no traceback
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+
+
+def _no_stray_threads(before: set) -> None:
+    """End with exit 2 and one line when the run left non-daemon threads running.
+
+    The interpreter would wait for them at exit, for ever; they get
+    :data:`~.execution.STRAY_THREAD_WAIT_S` seconds instead. Threads that ran
+    ``before`` the command are not counted.
+    """
+    from mcmc_pairs.comparisons.execution import STRAY_THREAD_WAIT_S, stray_threads
+
+    names = stray_threads(ignore=before)
+    if not names:
+        return
+    import os
+
+    shown = ", ".join(repr(name) for name in names[:5]) + (" ..." if len(names) > 5 else "")
+    print(
+        f"mcmc-pairs: error: the sampler left thread(s) {shown} running "
+        f"{STRAY_THREAD_WAIT_S:g} s after the run; a sampler must join the threads it "
+        "starts (or make them daemon threads)",
+        file=sys.stderr,
+    )
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    os._exit(EXIT_USAGE)
 
 
 def _importable_cwd() -> None:
@@ -280,9 +335,8 @@ def _compare(args) -> int:
     writable_dir(args.out)
     _refuse_report_name(args, pair.name)
     result = _run(pair, args, data)
-    html_path, json_path = _write(result, args.out)
-    with printable_stdout():  # a user's names, without terminal escapes
-        _print_summary(result)
+    html_path, json_path = _write(result, args.out)  # both files or neither, even interrupted
+    _say_summary(result)
     print(f"wrote {html_path} and {json_path}")
     return exit_status(result.verdict)
 
@@ -313,6 +367,7 @@ def _refuse_report_name(args, name: str, stem: str | None = None) -> None:
 
 
 def _run(pair, args, data=None):
+    from mcmc_pairs.comparisons import settings
     from mcmc_pairs.comparisons.run import run_pair
     from mcmc_pairs.comparisons.stored import parse_rename
 
@@ -329,6 +384,20 @@ def _write(result, out: Path):
     from mcmc_pairs.comparisons.report import write_pair_report
 
     return write_pair_report(result, out)
+
+
+def _say_summary(result) -> None:
+    """Print :func:`_print_summary` in one write, unless the run was interrupted meanwhile."""
+    import io
+
+    from mcmc_pairs.comparisons import interrupts
+
+    interrupts.check()  # an interrupt a library swallowed: no verdict
+    summary = io.StringIO()
+    with contextlib.redirect_stdout(summary):
+        _print_summary(result)
+    interrupts.check()
+    sys.stdout.write(printable(summary.getvalue()))  # a user's names, without terminal escapes
 
 
 def _print_summary(result) -> None:
@@ -427,6 +496,7 @@ def _report(args) -> int:
     twin is most of the report's time, last), so that the other pairs fill the
     other cores meanwhile.
     """
+    from mcmc_pairs.comparisons import interrupts
     from mcmc_pairs.comparisons.files import writable_dir
     from mcmc_pairs.comparisons.registry import PAIRS
     from mcmc_pairs.comparisons.report import write_index
@@ -453,6 +523,7 @@ def _report(args) -> int:
                 try:
                     done[i] = futures[i].result()
                 except Exception as exc:  # the worker itself died
+                    interrupts.check()  # ... ended by an interrupt: so does this process
                     done[i] = _error_entry(pair, 0.0, exc), ""
                 print(done[i][1], end="", flush=True)
     entries = [done[i][0] for i in range(len(pairs))]
@@ -463,8 +534,10 @@ def _report(args) -> int:
 
 
 def _worker() -> None:
-    """Set up a ``report`` worker: SIGTERM ends it like Ctrl-C, nothing left half-written."""
-    signal.signal(signal.SIGTERM, _terminated)
+    """Set up a ``report`` worker: under the interrupt policy, as the parent (which says so)."""
+    from mcmc_pairs.comparisons import interrupts
+
+    interrupts.install(announce=False)
     quiet_third_party()
 
 
@@ -528,4 +601,4 @@ def _error_entry(pair, seconds: float, exc: BaseException) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    program()

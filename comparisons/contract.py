@@ -28,6 +28,7 @@ import arviz_base as azb
 import numpy as np
 import xarray as xr
 
+from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.execution import ChildFailed, call_in_fork
 
 
@@ -67,11 +68,14 @@ def call_sampler(
         ``KeyboardInterrupt`` goes through), or its timeout, named with ``name``.
     """
     if timeout is not None:
-        return _call_in_child(name, func, data, timeout, kwargs)
-    try:
-        return func(copy.deepcopy(data), **kwargs)
-    except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
-        raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
+        output = _call_in_child(name, func, data, timeout, kwargs)
+    else:
+        try:
+            output = func(copy.deepcopy(data), **kwargs)
+        except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
+            raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
+    interrupts.check()  # a sampler that swallowed Ctrl-C returns cut short: not used
+    return output
 
 
 def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwargs) -> Any:

@@ -28,8 +28,18 @@ The policy, in one place:
   the caller can do itself (the summaries): then the caller does it, and the
   result is the same (:meth:`ChildInterpreter.result`). No failure is dropped
   silently.
-* **Interrupts.** Ctrl-C and SIGTERM end the children with the parent; a
-  child killed while writing leaves no file (``comparisons/files.py``).
+* **Interrupts.** One policy, ``comparisons/interrupts.py``: SIGINT and
+  SIGTERM at any moment end the process within seconds, exit 130. Every
+  descendant process (``report``'s workers and their children, Dask's
+  workers, the summaries' child, a forked sampler, multiprocessing's resource
+  tracker) is ended and reaped, every temporary file removed, and no report
+  is committed half-way. ``report``'s workers run under the same policy
+  (their initializer installs it), and the parent never waits on a broken
+  pool: it ends its workers itself.
+* **Threads a sampler leaves.** After the run, :func:`stray_threads` waits at
+  most :data:`STRAY_THREAD_WAIT_S` for the non-daemon threads still running
+  (idle worker threads of a thread pool excepted: the interpreter ends them);
+  ``cli.main`` names the ones left and ends with exit 2 instead of hanging.
 """
 
 from __future__ import annotations
@@ -48,6 +58,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.errors import one_line
 
 SYNCHRONOUS = "synchronous"
@@ -59,27 +70,61 @@ CHILD_WAIT_FLOOR_S = 60.0
 """Seconds :meth:`ChildInterpreter.result` waits for a child at least."""
 CHILD_WAIT_FACTOR = 4.0
 """A child whose share of the work takes this many times the caller's is given up on."""
+STRAY_THREAD_WAIT_S = 3.0
+"""Seconds the end of a run waits for the non-daemon threads a sampler left running."""
 
 
 @contextmanager
 def spawned_pool(workers: int, initializer: Callable[[], None]) -> Iterator[ProcessPoolExecutor]:
     """Yield a pool of ``workers`` fresh interpreters, each set up by ``initializer``.
 
-    Leaving the block normally waits for the pool. An exception (Ctrl-C and
-    SIGTERM included) cancels what has not started and sends SIGTERM to every
-    worker, which removes what it was writing (``report``'s workers), then
-    goes on up.
+    Leaving the block normally waits for the pool. An interrupt goes on up at
+    once, without waiting for the pool: :func:`~.interrupts.shutdown` ends the
+    workers (each removes what it was writing) and everything they started.
+    Another exception cancels what has not started and ends the workers first.
     """
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no inherited threads
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=initializer)
     try:
         yield pool
-    except BaseException:  # the workers end as this process does
+    except KeyboardInterrupt:  # no wait on a pool that may be broken: the shutdown ends it
+        raise
+    except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         for child in multiprocessing.active_children():
             child.terminate()
         raise
     pool.shutdown()
+
+
+def stray_threads(wait: float = STRAY_THREAD_WAIT_S, ignore=frozenset()) -> list[str]:
+    """Return the names of the non-daemon threads still running after ``wait`` seconds.
+
+    The main thread, daemon threads, the threads in ``ignore`` and idle
+    workers of thread pools (``concurrent.futures``: the interpreter ends
+    those at exit, as the hand-rolled samplers' chain pools) do not count; a
+    pool's worker busy with a task does. Returns at once when there is none.
+    """
+    import threading
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        left = [t for t in threading.enumerate() if t not in ignore and _keeps_process_alive(t)]
+        if not left or time.monotonic() >= deadline:
+            return [t.name for t in left]
+        left[0].join(min(0.1, max(0.0, deadline - time.monotonic())))
+
+
+def _keeps_process_alive(thread) -> bool:
+    """Return True for a non-daemon thread the interpreter would wait for at exit."""
+    import threading
+    from concurrent.futures import thread as pool_thread
+
+    if thread.daemon or thread is threading.main_thread() or not thread.is_alive():
+        return False
+    frame = sys._current_frames().get(thread.ident)
+    return frame is None or frame.f_code is not pool_thread._worker.__code__  # idle: waits there
 
 
 class ChildFailed(Exception):
@@ -148,7 +193,9 @@ class ChildInterpreter:
     def __enter__(self) -> ChildInterpreter:
         import mcmc_pairs
 
-        fd, self.path = tempfile.mkstemp(prefix="mcmc-pairs-child-", suffix=".pickle")
+        with interrupts.critical(commit=False):  # an interrupt removes it from here on
+            fd, self.path = tempfile.mkstemp(prefix="mcmc-pairs-child-", suffix=".pickle")
+            interrupts.register(self.path)
         with os.fdopen(fd, "wb") as f:
             pickle.dump(self.payload, f, protocol=pickle.HIGHEST_PROTOCOL)
         root = os.path.dirname(os.path.dirname(os.path.abspath(mcmc_pairs.__file__)))
@@ -197,7 +244,7 @@ class ChildInterpreter:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        os.unlink(self.path)
+        interrupts.discard(self.path)
 
 
 def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):

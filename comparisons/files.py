@@ -1,7 +1,9 @@
 """Report files: JSON and HTML written atomically, JSON numbers finite or null.
 
 Every file is written through a temporary file in the same directory and a
-rename, so a failed run leaves nothing half-written.
+rename, so a failed or interrupted run leaves nothing half-written and no
+temporary file (:mod:`~.interrupts` removes the ones being written); a
+report's JSON and HTML are renamed into place together or not at all.
 """
 
 from __future__ import annotations
@@ -14,21 +16,52 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mcmc_pairs.comparisons import interrupts
+
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path = Path(path)
+    _commit([(_stage(Path(path), text), Path(path))])
+
+
+def _stage(path: Path, text: str) -> str:
+    """Write ``text`` to a new temporary file beside ``path``; return its name.
+
+    The file is registered with :mod:`~.interrupts` from the moment it exists,
+    so an interrupt removes it; a failure removes it here.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with interrupts.critical(commit=False):
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        interrupts.register(tmp)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            interrupts.check()  # an interrupted run writes no more
             handle.write(text)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is for reading
-        os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        interrupts.discard(tmp)
+        raise
+    return tmp
+
+
+def _commit(staged: list[tuple[str, Path]]) -> None:
+    """Rename every staged ``(temporary, path)`` into place: all of them, or none.
+
+    The renames run in an :func:`~.interrupts.critical` section: an interrupt
+    before it renames nothing (the temporary files are removed), one during it
+    waits for its end.
+    """
+    try:
+        with interrupts.critical():
+            for tmp, path in staged:
+                os.replace(tmp, path)
+                interrupts.unregister(tmp)
+    except BaseException:
+        for tmp, _ in staged:
+            interrupts.discard(tmp)
         raise
 
 
@@ -65,7 +98,11 @@ def writable_dir(out: Path, argument: str = "--out") -> Path:
 
 
 def write_report(out: Path, stem: str, document: Mapping[str, Any], page: str) -> tuple[Path, Path]:
-    """Write ``out/<stem>.json`` and ``out/<stem>.html``, each atomically.
+    """Write ``out/<stem>.json`` and ``out/<stem>.html``: both new, or both as they were.
+
+    Both are written to temporary files first, then renamed into place
+    together (:func:`_commit`): an interrupt or a failure at any moment leaves
+    the old pair (or none) and no temporary file.
 
     Parameters
     ----------
@@ -84,8 +121,13 @@ def write_report(out: Path, stem: str, document: Mapping[str, Any], page: str) -
     """
     out = Path(out)
     json_path, html_path = out / f"{stem}.json", out / f"{stem}.html"
-    write_atomic(json_path, json.dumps(document, indent=2))
-    write_atomic(html_path, page)
+    staged = [(_stage(json_path, json.dumps(document, indent=2)), json_path)]
+    try:
+        staged.append((_stage(html_path, page), html_path))
+    except BaseException:
+        interrupts.discard(staged[0][0])
+        raise
+    _commit(staged)
     return html_path, json_path
 
 

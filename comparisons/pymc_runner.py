@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.compile_once import CompileCache, SameStructure, compiled_once
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
@@ -146,13 +147,15 @@ def pymc_sample(
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
         reuse = contextlib.nullcontext() if compiles is None else compiled_once(compiles)
         with exact_arithmetic(), reuse:  # the same draws from fresh compile caches and warm ones
-            return pm.sample(
+            tree = pm.sample(
                 draws=settings["draws"],
                 tune=settings["tune"],
                 chains=settings["chains"],
                 random_seed=settings["seed"],
                 **kwargs,
             )
+    interrupts.check()  # PyMC and nutpie swallow Ctrl-C and return a trace padded with NaN
+    return tree
 
 
 def default_nuts() -> str:

@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.files import write_atomic
 
 FORMAT = 1
@@ -286,14 +287,18 @@ class ReferenceCache:
         it has its own temporary name here; the text files go through
         :func:`~.files.write_atomic`.
         """
-        handle, temporary = tempfile.mkstemp(dir=self.entry, prefix=f".{stem}.", suffix=".nc")
+        with interrupts.critical(commit=False):  # an interrupt removes it from here on
+            handle, temporary = tempfile.mkstemp(dir=self.entry, prefix=f".{stem}.", suffix=".nc")
+            interrupts.register(temporary)
         os.close(handle)
         try:
             tree.to_netcdf(temporary, engine="h5netcdf")
             sha = _sha256(Path(temporary))
             target = self.entry / f"{stem}-{sha[:16]}.nc"
-            os.replace(temporary, target)
+            with interrupts.critical():
+                os.replace(temporary, target)
+                interrupts.unregister(temporary)
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            interrupts.discard(temporary)
             raise
         return target, sha

@@ -15,10 +15,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "comparisons"
 LEAVES = (
     "mcmc_pairs.comparisons.html",
-    "mcmc_pairs.comparisons.files",
+    "mcmc_pairs.comparisons.interrupts",
     "mcmc_pairs.comparisons.errors",
 )
-"""Modules that import nothing from ``comparisons``."""
+"""Modules that import nothing from ``comparisons`` (``files`` imports only ``interrupts``)."""
 NO_REGISTRY = ("mcmc_pairs.comparisons.run", "mcmc_pairs.comparisons.pymc_runner")
 """Modules below the registry: running a pair never looks pairs up by name."""
 
@@ -115,6 +115,7 @@ def test_leaves_import_nothing_from_the_package():
     graph = import_graph()
     for leaf in LEAVES:
         assert graph[leaf] == set(), f"{leaf} imports {sorted(graph[leaf])}"
+    assert graph["mcmc_pairs.comparisons.files"] == {"mcmc_pairs.comparisons.interrupts"}
 
 
 def test_running_a_pair_does_not_look_up_the_registry():

@@ -1,0 +1,350 @@
+"""THE interrupt policy of mcmc-pairs: SIGINT and SIGTERM end a run at once, exit 130.
+
+Whatever the run is doing when the signal comes (importing, a user's
+sampler, NUTS inside nutpie, numba compiling, summaries, writing, waiting on
+``report``'s workers or Dask's), the process ends within a few seconds with
+status 130 and ``mcmc-pairs: interrupted`` on stderr; no verdict is printed,
+no report is half written, no temporary file and no child process is left.
+
+How:
+
+* :func:`install` (first thing in ``python -m mcmc_pairs``, in ``cli.main``
+  and in each ``report`` worker) points SIGINT and SIGTERM at a handler and
+  starts a daemon **watchdog** thread woken by the signal itself
+  (:func:`signal.set_wakeup_fd`: the C-level handler writes to it even while
+  the main thread is stuck in C code, or when a library swallows the
+  interrupt, as nutpie and PyMC do, returning a partial trace padded with
+  NaN, or numba, printing "Exception ignored"). The watchdog and the
+  handler (in the main thread) both call :func:`shutdown`; the first one
+  ends the process, the other waits. The main thread stops where it is:
+  nothing after the signal runs to its end.
+* :func:`shutdown` takes the commit lock, ends every descendant process
+  (SIGTERM, then SIGKILL after :data:`TERM_WAIT_S`; every one reaped, orphans
+  included, as this process becomes their subreaper; Dask's nannies told not
+  to restart their workers; multiprocessing's resource tracker last, left to
+  clean up), removes the registered temporary files (:func:`register`),
+  prints the line and leaves with ``os._exit(130)``.
+* Commits are all or nothing: :func:`critical` holds the commit lock with
+  the interrupt deferred to its end, and refuses to start once the run is
+  interrupted, so a JSON and its HTML are renamed into place together or
+  not at all (``comparisons/files.py``), and no temporary file is created or
+  removed unseen by :func:`shutdown`.
+* :func:`check` ends the process once the run is interrupted (or raises
+  ``KeyboardInterrupt`` where :func:`install` did not run): called after the
+  calls that may swallow an interrupt (PyMC's and a user's sampler) and
+  before the verdict is printed, for the moments before the watchdog has
+  ended the process.
+
+Not covered: a signal before ``mcmc_pairs`` is imported (the interpreter's
+own start, about a tenth of a second: Python's defaults apply), and a main
+thread that holds the GIL in C code for good (the watchdog needs the GIL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+EXIT_INTERRUPTED = 130
+MESSAGE = b"mcmc-pairs: interrupted\n"
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+TERM_WAIT_S = 1.5
+"""Seconds a child has to end after SIGTERM before it is killed."""
+QUIET_ROUNDS = 5
+"""Checks 20 ms apart that must find no child before the children count as ended (a Dask
+nanny starts a new worker when its worker dies)."""
+SECOND_WAIT_S = 4.0
+"""Seconds a second caller of :func:`shutdown` waits for the first to end the process."""
+LOCK_WAIT_S = 1.0
+"""Seconds :func:`shutdown` waits for a commit in progress (renames take microseconds)."""
+
+_lock = threading.RLock()  # the commit lock; shutdown takes it and never gives it back
+_once = threading.Lock()
+_interrupted = threading.Event()
+_temporary: set[str] = set()
+_deferred = 0  # the main thread's depth in critical sections
+_owner = {"pid": None, "pipe": None, "message": MESSAGE}
+_ending = {"thread": None}  # the thread ending the process: a signal then changes nothing
+
+
+def install(*, announce: bool = True) -> None:
+    """Put this process under the policy: SIGINT and SIGTERM end it (see the module).
+
+    Idempotent; does nothing outside the main thread (signal handlers can only
+    be set there: the caller's own handlers then stay). ``announce=False``
+    (``report``'s workers) leaves the line on stderr to the parent.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _owner["message"] = MESSAGE if announce else b""
+    start = _owner["pid"] != os.getpid()
+    if start:
+        read, write = os.pipe()
+        os.set_blocking(write, False)
+        _owner.update(pid=os.getpid(), pipe=(read, write))
+    signal.set_wakeup_fd(_owner["pipe"][1], warn_on_full_buffer=False)
+    for signum in SIGNALS:  # before the watchdog starts: the handler alone can end the process
+        signal.signal(signum, _handler)
+    if start:
+        watchdog = threading.Thread(target=_watch, args=(read,), name="mcmc-pairs-watchdog")
+        watchdog.daemon = True
+        watchdog.start()
+
+
+def _handler(signum, frame) -> None:
+    """End the process from the main thread (after the critical section it is in, if any)."""
+    _interrupted.set()
+    if _owner["pid"] == os.getpid():  # wake the watchdog, if a library replaced the wakeup fd
+        with contextlib.suppress(OSError):
+            os.write(_owner["pipe"][1], bytes([signum]))
+    if not _deferred and _ending["thread"] != threading.get_ident():  # not while it ends it
+        _stop()  # the watchdog may be ending the process already: then this thread waits
+
+
+def _stop() -> None:
+    """End the process (:func:`shutdown`); without a watchdog here, raise ``KeyboardInterrupt``."""
+    if _owner["pid"] == os.getpid():
+        shutdown()
+    raise KeyboardInterrupt
+
+
+def _watch(read: int) -> None:
+    """Wait for SIGINT or SIGTERM (woken by the signal itself), then end the process."""
+    with contextlib.suppress(ImportError):  # now, not while ending the process
+        import ctypes  # noqa: F401
+        import multiprocessing.util  # noqa: F401
+
+        import psutil  # noqa: F401
+    while True:
+        data = os.read(read, 64)
+        if not data:  # the pipe was closed: nothing to watch
+            return
+        if any(byte in SIGNALS for byte in data):
+            break
+    _interrupted.set()
+    shutdown()
+
+
+def _forget_after_fork() -> None:
+    """Detach a forked child from its parent's watchdog: its signals must not wake it."""
+    pipe, _owner["pipe"], _owner["pid"] = _owner["pipe"], None, None
+    if pipe is None:
+        return
+    with contextlib.suppress(ValueError):  # forked from another thread: not allowed, not needed
+        old = signal.set_wakeup_fd(-1)
+        if old not in pipe:  # not ours: put it back
+            signal.set_wakeup_fd(old)
+    for fd in pipe:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def interrupted() -> bool:
+    """Return True once SIGINT or SIGTERM has come."""
+    return _interrupted.is_set()
+
+
+def check() -> None:
+    """End the process if it was interrupted (an interrupt a library swallowed).
+
+    Where :func:`install` ran, this is :func:`shutdown`; elsewhere (a forked
+    child, a library's caller) it raises ``KeyboardInterrupt``.
+    """
+    if _interrupted.is_set():
+        _stop()
+
+
+@contextlib.contextmanager
+def critical(*, commit: bool = True) -> Iterator[None]:
+    """Run the block whole or not at all: under the commit lock, interrupts deferred to its end.
+
+    With ``commit`` (renames into place), an interrupted run does not enter
+    the block, and an interrupt that came meanwhile takes effect at its end
+    (:func:`check`). Without it (creating or removing a temporary file, which
+    must be registered or gone whatever happens), the block always runs and
+    the watchdog alone ends the process.
+    """
+    global _deferred
+    main = threading.current_thread() is threading.main_thread()
+    _lock.acquire()
+    if commit and _interrupted.is_set():
+        _lock.release()
+        _stop()
+    _deferred += main
+    try:
+        yield
+    finally:
+        _deferred -= main
+        _lock.release()
+    if main and commit:
+        check()
+
+
+def register(path: str | os.PathLike) -> None:
+    """Have :func:`shutdown` remove ``path`` (a temporary file); call in :func:`critical`."""
+    _temporary.add(os.fspath(path))
+
+
+def unregister(path: str | os.PathLike) -> None:
+    """Forget ``path``: renamed into place or removed; call in :func:`critical`."""
+    _temporary.discard(os.fspath(path))
+
+
+def discard(path: str | os.PathLike) -> None:
+    """Remove the temporary file ``path`` (if it is there) and forget it."""
+    with critical(commit=False):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        unregister(path)
+
+
+def shutdown(status: int = EXIT_INTERRUPTED, message: bytes | None = None) -> None:
+    """End the process now: children ended and reaped, temporary files removed, ``status``.
+
+    Never returns. A second caller (the main thread and the watchdog both
+    come here) waits for the first to end the process, at most
+    :data:`SECOND_WAIT_S` seconds.
+    """
+    if not _once.acquire(timeout=SECOND_WAIT_S):  # the other caller is ending it; if it
+        _exit(status, message)  # is stuck (frozen by the interpreter's exit), end it here
+    _ending["thread"] = threading.get_ident()
+    _lock.acquire(timeout=LOCK_WAIT_S)  # a commit in progress ends first; held for good
+    try:
+        end_children()
+    except Exception:  # noqa: BLE001 - the exit below must happen whatever failed here
+        pass
+    _exit(status, message)
+
+
+def _exit(status: int, message: bytes | None) -> None:
+    """Remove the registered temporary files, print the line, end the process."""
+    for path in list(_temporary):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.write(2, _owner["message"] if message is None else message)
+    os._exit(status)
+
+
+def end_children(wait: float = TERM_WAIT_S) -> None:
+    """End every descendant process: SIGTERM, SIGKILL after ``wait`` s, all reaped.
+
+    This process first becomes a subreaper (Linux), so a grandchild whose
+    parent dies comes here to be ended and reaped instead of to init, and a
+    process started meanwhile (a Dask nanny restarting its worker) is ended
+    too. multiprocessing's resource tracker ignores signals: it goes last,
+    when this process's semaphores are removed and its pipe closed.
+    """
+    _become_subreaper()
+    _no_restarts()
+    tracker = _resource_tracker()
+    _end(lambda: [p for p in _descendants() if p.pid != tracker], wait)
+    if tracker is not None:
+        _close_tracker()
+        _end(lambda: [p for p in _descendants() if p.pid == tracker], 1.0, signum=None)
+    _end(_descendants, 0.0)  # one started meanwhile: killed at once
+
+
+def _end(find, wait: float, signum: int | None = signal.SIGTERM) -> None:
+    """Send ``signum`` to what ``find()`` lists, SIGKILL after ``wait`` s; reap every one.
+
+    Returns when all are gone (a zombie counts as gone: reaped here when it
+    is a child) or half a second after the SIGKILL.
+    """
+    import psutil
+
+    deadline, signalled, killed, quiet = time.monotonic() + wait, set(), False, 0
+    while True:
+        _reap()
+        alive = []
+        for process in find():
+            with contextlib.suppress(psutil.Error):
+                if process.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(process)
+        late = time.monotonic() >= deadline
+        quiet = 0 if alive else quiet + 1
+        if quiet >= QUIET_ROUNDS or late and killed:  # none for a while: no restart coming
+            return
+        for process in alive:
+            with contextlib.suppress(psutil.Error):
+                if late:
+                    process.kill()
+                elif signum is not None and process.pid not in signalled:
+                    process.send_signal(signum)
+                    signalled.add(process.pid)
+        if late:
+            killed, deadline = True, time.monotonic() + 0.5
+        time.sleep(0.02)
+
+
+def _descendants() -> list:
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        return psutil.Process().children(recursive=True)
+    return []
+
+
+def _reap() -> None:
+    """Reap every child that has ended (ours, and orphans adopted as their subreaper)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _no_restarts() -> None:
+    """Mark this process's Dask nannies closing: a nanny restarts a worker that dies, else."""
+    import sys
+
+    nanny, core = sys.modules.get("distributed.nanny"), sys.modules.get("distributed.core")
+    if nanny is None or core is None:
+        return
+    for instance in list(getattr(nanny.Nanny, "_instances", ())):
+        with contextlib.suppress(Exception):
+            instance.status = core.Status.closing
+
+
+def _become_subreaper() -> None:
+    """Adopt orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``); elsewhere nothing."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def _resource_tracker() -> int | None:
+    """Return the pid of multiprocessing's resource tracker, if this process started one."""
+    import sys
+
+    module = sys.modules.get("multiprocessing.resource_tracker")
+    return getattr(getattr(module, "_resource_tracker", None), "_pid", None)
+
+
+def _close_tracker() -> None:
+    """Remove this process's semaphores, close its end of the tracker's pipe: the tracker exits.
+
+    (What the interpreter's exit would do; without it the tracker warns of
+    leaked semaphores.)
+    """
+    import sys
+
+    util = sys.modules.get("multiprocessing.util")
+    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+        callback = getattr(finalizer, "_callback", None)
+        if getattr(callback, "__qualname__", "") == "SemLock._cleanup":
+            with contextlib.suppress(Exception):
+                finalizer()
+    tracker = sys.modules["multiprocessing.resource_tracker"]._resource_tracker
+    with contextlib.suppress(OSError, TypeError):
+        os.close(tracker._fd)
