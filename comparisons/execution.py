@@ -39,7 +39,7 @@ The policy, in one place:
 * **Threads a sampler leaves.** After the run, :func:`stray_threads` waits at
   most :data:`STRAY_THREAD_WAIT_S` for the non-daemon threads still running
   (idle worker threads of a thread pool excepted: the interpreter ends them);
-  ``cli.main`` names the ones left and ends with exit 2 instead of hanging.
+  ``cli.program`` names the ones left and ends with exit 2 instead of hanging.
 """
 
 from __future__ import annotations

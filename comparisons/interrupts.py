@@ -8,7 +8,7 @@ no report is half written, no temporary file and no child process is left.
 
 How:
 
-* :func:`install` (first thing in ``python -m mcmc_pairs``, in ``cli.main``
+* :func:`install` (first thing in ``python -m mcmc_pairs``, in ``cli.program``
   and in each ``report`` worker) points SIGINT and SIGTERM at a handler and
   starts a daemon **watchdog** thread woken by the signal itself
   (:func:`signal.set_wakeup_fd`: the C-level handler writes to it even while
