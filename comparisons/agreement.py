@@ -53,7 +53,14 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import energy
 from mcmc_pairs.comparisons.execution import ChildInterpreter
-from mcmc_pairs.comparisons.kinds import SEVERITY, Z_KINDS, CheckKind, Statistic, Verdict
+from mcmc_pairs.comparisons.kinds import (
+    HONESTY_KINDS,
+    SEVERITY,
+    Z_KINDS,
+    CheckKind,
+    Statistic,
+    Verdict,
+)
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
 from mcmc_pairs.comparisons.settings import TOLERANCE
 
@@ -978,8 +985,16 @@ def _with_lattice_indicators(
 
 
 def verdict_of(checks: pd.DataFrame) -> str:
-    """Return the :func:`verdict` of a table of checks of every kind, taken together."""
+    """Return the :func:`verdict` of a table of checks of every kind, taken together.
+
+    One rule comes first, apart from :func:`verdict`: a failed honesty check
+    (:data:`~.kinds.HONESTY_KINDS`: chains not independent, draws copied from the
+    reference, a sampler not reproducible) is ``disagree``, like draws outside
+    the support.
+    """
     kind = checks["kind"]
+    if not checks.loc[kind.isin(HONESTY_KINDS), "passed"].astype(bool).all():
+        return DISAGREE
     return verdict(
         checks[kind.isin([*Z_KINDS, CheckKind.MULTIVARIATE])],
         checks[kind == CheckKind.DIAGNOSTIC],

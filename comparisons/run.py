@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons import agreement, honesty
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
@@ -273,6 +273,8 @@ class _Comparison:
     say: Callable[[RunEvent], None]
     sides: dict[str, Side] = field(default_factory=dict)
     cannot_grow: list[str] = field(default_factory=list)
+    reproducibility: list[dict] | None = None
+    """The reproducibility checks' rows, made once, at the first look (:meth:`honesty`)."""
 
     @classmethod
     def prepare(cls, pair: Pair, sampler, data, settings, pymc_from, stored, say) -> _Comparison:
@@ -318,6 +320,7 @@ class _Comparison:
             means_only=products,
             multivariate=False,
         )
+        checks = pd.concat([checks, self.honesty(quantities)], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
         return _Look(
             k=k,
@@ -333,6 +336,22 @@ class _Comparison:
             quantities=quantities,
             compared=compared,
         )
+
+    def honesty(self, quantities: Mapping[str, xr.DataArray]) -> pd.DataFrame:
+        """Return the honesty checks of the sides under test (:mod:`~.honesty`).
+
+        Independence and copies at every look; reproducibility once, at the
+        first, for every side whose source calls a sampler with the seed (two
+        short calls each, ``rerun``; stored draws have none).
+        """
+        if self.reproducibility is None:
+            seed = self.settings["seed"]
+            self.reproducibility = [
+                honesty.reproducibility_check(label, self.growing[label].rerun, seed)
+                for label in self.under_test()
+                if hasattr(self.growing[label], "rerun")
+            ]
+        return honesty.honesty_checks(quantities, self.under_test(), PYMC, self.reproducibility)
 
     def under_test(self) -> list[str]:
         """Return the labels of the sides whose verdicts make the run's."""
