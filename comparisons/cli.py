@@ -294,6 +294,7 @@ def _write(result, out: Path):
 
 def _print_summary(result) -> None:
     """Print the checks by kind, the worst ten in words, and the verdicts."""
+    from mcmc_pairs.comparisons.kinds import HONESTY_KINDS
     from mcmc_pairs.comparisons.report import WORST, describe_check, worst_checks
 
     checks = result.checks
@@ -304,6 +305,8 @@ def _print_summary(result) -> None:
         bad = int((~group["passed"]).sum())
         kinds.append(f"{kind} {len(group)}" + (f" ({bad} failed)" if bad else ""))
     print("  by kind: " + ", ".join(kinds))
+    for row in checks[checks["kind"].isin(HONESTY_KINDS)].itertuples():
+        print(f"  honesty: {describe_check(row)}")
     if result.discrete:
         shown = ", ".join(result.discrete[:WORST])
         shown += " ..." if len(result.discrete) > WORST else ""
