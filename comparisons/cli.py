@@ -305,8 +305,12 @@ def _print_summary(result) -> None:
         bad = int((~group["passed"]).sum())
         kinds.append(f"{kind} {len(group)}" + (f" ({bad} failed)" if bad else ""))
     print("  by kind: " + ", ".join(kinds))
-    for row in checks[checks["kind"].isin(HONESTY_KINDS)].itertuples():
-        print(f"  honesty: {describe_check(row)}")
+    honest = checks[checks["kind"].isin(HONESTY_KINDS)]
+    for side, rows in honest.groupby("side", sort=False):  # failed ones in words below
+        said = ", ".join(
+            f"{r.kind} {'passed' if r.passed else 'FAILED'}" for r in rows.itertuples()
+        )
+        print(f"  honesty of {side}: {said}")
     if result.discrete:
         shown = ", ".join(result.discrete[:WORST])
         shown += " ..." if len(result.discrete) > WORST else ""

@@ -237,5 +237,6 @@ def test_the_finding_is_in_the_json_the_page_and_the_terminal(reference, monkeyp
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         cli._print_summary(result)
-    assert "honesty: FAILED: user, independence of its chains" in out.getvalue()
-    assert "honesty: passed: user, reproducibility" in out.getvalue()
+    printed = out.getvalue()
+    assert "honesty of user: independence FAILED, copy passed, reproducibility passed" in printed
+    assert "    FAILED: user, independence of its chains: largest chain correlation 1" in printed
