@@ -50,7 +50,12 @@ def samplers() -> list[tuple[str, object, object]]:
 
 
 def judge(pair, spec, seed: int, witness: ModelWitness, data) -> dict:
-    """Run ``spec`` at the pair's default settings and ``seed``; return its independence row."""
+    """Run ``spec`` at the pair's default settings and ``seed``; return its independence row.
+
+    The row also has ``max_z``, the largest ``|r| / sd`` over every chain pair and
+    tested quantity (the test alone, without the floor :data:`~.honesty.R_FLOOR`),
+    and ``tests``, their number.
+    """
     settings = run.resolve_settings(pair, seed=seed)
     shapes = {name: witness.variables[name] for name in pair.variables}
     output = resolve(spec)(
@@ -67,16 +72,29 @@ def judge(pair, spec, seed: int, witness: ModelWitness, data) -> dict:
     reference = dict(pair.reference(data)) if pair.reference else {}
     run._attach_quantities(pair, data, {PYMC: side}, reference, witness)
     quantities = side.quantities
-    return honesty.independence_check(PYMC, quantities, discrete_quantities({PYMC: quantities}))
+    row = honesty.independence_check(PYMC, quantities, discrete_quantities({PYMC: quantities}))
+    values = np.asarray(quantities.transpose("chain", "draw", "quantity").values, dtype=float)
+    keep = honesty.testable(values)
+    _, r, sd = honesty.chain_correlations(values[..., keep])
+    return row | {"max_z": float(np.max(np.abs(r / sd))), "tests": r.size}
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Print the table: sampler, seeds, flagged, worst |r| / threshold, its r and quantity."""
+    """Print one row per sampler, then the total of runs flagged.
+
+    Columns: seeds, flagged, tests per run, the largest ``|z|`` and Bonferroni's
+    critical z, the worst ``|r| / threshold`` over the seeds, its r and quantity, seconds.
+    """
+    from scipy import stats
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     parser.add_argument("--only", help="run only the samplers whose name contains this")
     args = parser.parse_args(argv)
-    print(f"{'sampler':34} {'seeds':>5} {'flagged':>7} {'worst':>6} {'r':>7}  quantity  (s)")
+    print(
+        f"{'sampler':30} {'seeds':>5} {'flagged':>7} {'tests':>6} {'max|z|':>6} {'z crit':>6} "
+        f"{'worst':>6} {'r':>7}  quantity  (s)"
+    )
     runs = flagged = 0
     for name, pair, spec in samplers():
         if args.only and args.only not in name:
@@ -89,9 +107,12 @@ def main(argv: list[str] | None = None) -> None:
         worst = rows[int(np.nanargmax(ratios))] if not np.all(np.isnan(ratios)) else rows[0]
         bad = sum(not row["passed"] for row in rows)
         runs, flagged = runs + len(rows), flagged + bad
+        tests = max(row["tests"] for row in rows)
+        critical = stats.norm.isf(honesty.ALPHA / (2 * tests))
         print(
-            f"{name:34} {len(rows):5d} {bad:7d} {np.nanmax(ratios):6.3f} "
-            f"{worst['value']:7.3f}  {worst['quantity']}  ({time.perf_counter() - start:.0f})",
+            f"{name:30} {len(rows):5d} {bad:7d} {tests:6d} {max(r['max_z'] for r in rows):6.2f} "
+            f"{critical:6.2f} {np.nanmax(ratios):6.3f} {worst['value']:7.3f}  "
+            f"{worst['quantity']}  ({time.perf_counter() - start:.0f})",
             flush=True,
         )
     print(f"total: {flagged} of {runs} runs flagged")

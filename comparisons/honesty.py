@@ -28,7 +28,9 @@ makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
   sampler twice more, :data:`RERUN_DRAWS` draws after :data:`RERUN_TUNE`
   tuning steps with the run's seed and chains on the same data, each time with
   Python's and NumPy's global generators set to a different state, and compares
-  the two results bit for bit.
+  the two results bit for bit. Only where the harness calls a sampler with the
+  seed: not for stored draws, nor for NumPyro, whose NUTS is the harness's
+  (``run._reruns``).
 """
 
 from __future__ import annotations

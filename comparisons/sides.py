@@ -311,10 +311,17 @@ class PymcSource:
     def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
         """Return ``{variable: draws}`` of a fresh PyMC run with the seed, for :mod:`~.honesty`."""
         settings = {**self.settings, "draws": draws, "tune": tune}
-        side = run_pymc(
-            self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
-        )
-        posterior = side.tree["posterior"]
+        cores = pymc_cores(self.pair.pymc_kwargs, self.step)
+        tree = pymc_sample(
+            self.model,
+            settings,
+            self.pair.pymc_kwargs,
+            self.step,
+            self.compiles,
+            quiet=True,
+            **cores,
+        )  # quiet: no warning that 20 draws are few
+        posterior = tree["posterior"]
         return {name: posterior[name].values for name in self.pair.variables}
 
     def _cached(self, draws: int, say: Callable[[RunEvent], None]) -> Side | None:

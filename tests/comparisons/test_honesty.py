@@ -240,3 +240,19 @@ def test_the_finding_is_in_the_json_the_page_and_the_terminal(reference, monkeyp
     printed = out.getvalue()
     assert "honesty of user: independence FAILED, copy passed, reproducibility passed" in printed
     assert "    FAILED: user, independence of its chains: largest chain correlation 1" in printed
+
+
+def test_reproducibility_is_checked_where_the_harness_calls_a_sampler_with_the_seed():
+    from types import SimpleNamespace
+
+    from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
+    from mcmc_pairs.comparisons.run import _reruns
+
+    def rerun(draws, tune):
+        return {}
+
+    assert _reruns(SimpleNamespace(rerun=rerun, func=seeded))  # a hand-written sampler
+    assert _reruns(SimpleNamespace(rerun=rerun))  # PyMC under test
+    assert not _reruns(SimpleNamespace(grows=False))  # stored draws: nothing is called
+    port = NumpyroSampler("model.py:model", ("mu",))  # NUTS from PRNGKey(seed), not the user's
+    assert not _reruns(SimpleNamespace(rerun=rerun, func=port))
