@@ -101,7 +101,13 @@ def _normal_scores(values: np.ndarray) -> np.ndarray:
     from scipy import special, stats
 
     n = values.shape[1]
-    ranks = stats.rankdata(values, axis=1)
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    ranks = np.empty_like(values)
+    np.put_along_axis(ranks, order, np.arange(1.0, n + 1)[None, :, None], axis=1)
+    ties = (np.diff(ordered, axis=1) == 0).any(axis=(0, 1))
+    if ties.any():  # average ranks where values repeat (rejections, a lattice)
+        ranks[..., ties] = stats.rankdata(values[..., ties], axis=1)
     return special.ndtri((ranks - 0.375) / (n + 0.25))
 
 
@@ -217,15 +223,11 @@ def copy_check(
         found among the reference's (``value``), against :data:`COPY_FRACTION`.
     """
     row = _row(label, CheckKind.COPY, "draws found in the reference")
-    theirs = set(str(q) for q in reference["quantity"].values)
-    names = [
-        str(q)
-        for q in quantities["quantity"].values
-        if str(q) in theirs and str(q) not in set(discrete)
-    ]
+    theirs = {str(q) for q in reference["quantity"].values} - set(discrete)
+    names = [str(q) for q in quantities["quantity"].values if str(q) in theirs]
     if not names:
         return row | {"passed": True, "note": "no continuous quantity to compare"}
-    shares = [_copied_share(quantities.sel(quantity=q), reference.sel(quantity=q)) for q in names]
+    shares = _copied_shares(_columns(quantities, names), _columns(reference, names))
     worst = int(np.argmax(shares))
     copied = [q for q, share in zip(names, shares, strict=True) if share >= COPY_FRACTION]
     note = (
@@ -242,17 +244,29 @@ def copy_check(
     }
 
 
-def _copied_share(mine: xr.DataArray, theirs: xr.DataArray) -> float:
-    """Return the share of ``mine``'s draws equal to one of ``theirs`` (not an atom of theirs)."""
-    a = np.asarray(mine.values, dtype=float).ravel()
-    b = np.asarray(theirs.values, dtype=float).ravel()
-    b = b[np.isfinite(b)]
-    if a.size == 0 or b.size == 0:
-        return 0.0
-    values, counts = np.unique(b, return_counts=True)
-    atoms = values[counts > ATOM_SHARE * b.size]
-    found = np.isin(a, values) & ~np.isin(a, atoms)
-    return float(found.mean())
+def _columns(quantities: xr.DataArray, names: Sequence[str]) -> np.ndarray:
+    """Return the draws of ``names`` as a (chains * draws, quantity) float array."""
+    values = quantities.sel(quantity=list(names)).transpose("chain", "draw", "quantity").values
+    return np.asarray(values, dtype=float).reshape(-1, len(names))
+
+
+def _copied_shares(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Return, per column, the share of ``mine``'s draws equal to one of ``theirs``.
+
+    Values that are atoms of ``theirs`` (more than :data:`ATOM_SHARE` of its
+    finite draws) do not count. Both arrays are (draws, quantity); each column of
+    ``theirs`` is sorted once and searched for ``mine``'s values.
+    """
+    shares = np.zeros(mine.shape[1])
+    mine = np.sort(mine, axis=0)  # sorted needles: the searches walk forward
+    for k, column in enumerate(np.sort(theirs, axis=0).T):
+        b = column[np.isfinite(column)]
+        if b.size == 0 or mine.shape[0] == 0:
+            continue
+        a = mine[:, k]
+        count = np.searchsorted(b, a, side="right") - np.searchsorted(b, a, side="left")
+        shares[k] = np.mean((count > 0) & (count <= ATOM_SHARE * b.size))
+    return shares
 
 
 @contextmanager
