@@ -21,6 +21,13 @@ The rules (docs/contracts.md, "What 'agree' means"):
   verdict, unless it differs from the other side far beyond any plausible
   Monte Carlo error (|z| above :data:`GROSS_FACTOR` times its Holm threshold),
   which is ``"disagree"``;
+* a side that passes its own gates, support and exact checks while the
+  reference fails its own is ``"reference failed"`` (:func:`verdict`): the
+  reference's failure is not blamed on the side, however large the difference;
+* a quantity constant in every draw on both sides of a comparison is compared
+  exactly (:func:`compare_constants_exactly`) and its gates do not apply
+  (:func:`constant_gates`); constant on one side only, it fails that side's
+  R-hat gate (a stuck sampler);
 * the R-hat threshold scales with the number of quantities
   (:func:`rhat_threshold`): 1.01, or the R-hat that correct chains of the same
   bulk ESS exceed with probability ``alpha / (2 m)`` for ``m`` quantities,
@@ -256,7 +263,7 @@ def lattice_indicators(
 STATISTICS = tuple(Statistic)
 """Every statistic compared by default: mean, sd and the quantiles of :data:`PROBS`."""
 AGREE, DISAGREE, NOT_CONVERGED = Verdict.AGREE, Verdict.DISAGREE, Verdict.NOT_CONVERGED
-INCONCLUSIVE = Verdict.INCONCLUSIVE
+INCONCLUSIVE, REFERENCE_FAILED = Verdict.INCONCLUSIVE, Verdict.REFERENCE_FAILED
 VERDICTS = SEVERITY
 """Every verdict, from best to worst."""
 SAMPLE_DIMS = ("chain", "draw")
@@ -831,30 +838,118 @@ def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(CHECK_COLUMNS))
 
 
-def verdict(z_table: pd.DataFrame, gates: pd.DataFrame, support: pd.DataFrame | None = None) -> str:
-    """Return the verdict: ``"disagree"``, ``"not converged"``, ``"inconclusive"`` or ``"agree"``.
+def verdict(checks: pd.DataFrame, reference: pd.DataFrame | None = None) -> str:
+    """Return a side's verdict from its own checks and, optionally, the reference's own checks.
 
-    In this order:
+    The rules, in this order (the first that applies decides), the side's own
+    failures first:
 
-    * draws outside the support (a failed support check): ``disagree``;
-    * a failed gate: ``not converged``, unless a z-check is ``gross`` (see
-      :func:`gross_differences`: a difference no plausible Monte Carlo error
-      explains), which is ``disagree``;
-    * a failed z-check or multivariate check (a difference detected): ``disagree``;
-    * every z-check ``equivalent`` (its resolution within its tolerance,
-      :func:`resolutions`): ``agree``;
-    * otherwise nothing was detected but the resolution was not reached:
-      ``inconclusive`` (run longer).
+    1. draws outside the support (:func:`support_failed`), or a failed honesty
+       check (:func:`honesty_failed`: chains not independent, draws copied from the
+       reference, a sampler not reproducible): ``disagree``;
+    2. a failed gate (:func:`gates_failed`): ``not converged``, unless a z-check
+       of the side is gross (:func:`gross_difference`: a difference no
+       plausible Monte Carlo error explains), which is ``disagree``;
+    3. a failed exact check (:func:`exact_failed`): ``disagree``;
+    4. the reference failed its own gates, support or exact checks
+       (:func:`reference_at_fault`): ``reference failed``; no comparison with
+       it can be attributed to the side, however large;
+    5. a failed z-check or multivariate check against the reference
+       (:func:`difference_detected`): ``disagree``;
+    6. every z-check ``equivalent`` (:func:`all_equivalent`): ``agree``;
+    7. otherwise ``inconclusive`` (nothing detected, resolution not reached: run longer).
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+        The side's own checks, every kind (columns ``kind``, ``passed``, and
+        ``gross``/``equivalent`` for z-checks); without ``reference``, the checks
+        of every side taken together.
+    reference : pandas.DataFrame, optional
+        The reference's own checks (rows whose ``side`` is the reference).
+
+    Returns
+    -------
+    str
+        A :class:`~mcmc_pairs.comparisons.kinds.Verdict`.
     """
-    if support is not None and len(support) and not support["passed"].all():
+    blamed = reference_at_fault(reference)
+    if support_failed(checks):
         return DISAGREE
-    if len(gates) and not gates["passed"].all():
-        gross = z_table["gross"] if "gross" in z_table else pd.Series(False, index=z_table.index)
-        return DISAGREE if gross.fillna(False).astype(bool).any() else NOT_CONVERGED
-    if len(z_table) and not z_table["passed"].all():
+    if honesty_failed(checks):  # issue 31 part 3: a sampler that only looks right
         return DISAGREE
-    equivalent = z_table["equivalent"].dropna() if "equivalent" in z_table else pd.Series()
-    return AGREE if equivalent.astype(bool).all() else INCONCLUSIVE
+    if gates_failed(checks):
+        return DISAGREE if gross_difference(checks, reference_failed=blamed) else NOT_CONVERGED
+    if exact_failed(checks):
+        return DISAGREE
+    if blamed:
+        return REFERENCE_FAILED
+    if difference_detected(checks):
+        return DISAGREE
+    return AGREE if all_equivalent(checks) else INCONCLUSIVE
+
+
+def _of_kind(checks: pd.DataFrame | None, *kinds: str) -> pd.DataFrame:
+    """Return the rows of ``checks`` of the given kinds (none when ``checks`` is None)."""
+    if checks is None or not len(checks):
+        return pd.DataFrame(columns=["kind", "passed"])
+    return checks[checks["kind"].isin(kinds)]
+
+
+def _any_failed(rows: pd.DataFrame) -> bool:
+    return bool(len(rows)) and not rows["passed"].astype(bool).all()
+
+
+def support_failed(checks: pd.DataFrame) -> bool:
+    """Return True when a draw of the side is not finite: outside the target's support."""
+    return _any_failed(_of_kind(checks, CheckKind.SUPPORT))
+
+
+def honesty_failed(checks: pd.DataFrame) -> bool:
+    """Return True when an honesty check of the side failed (:data:`~.kinds.HONESTY_KINDS`)."""
+    return _any_failed(_of_kind(checks, *HONESTY_KINDS))
+
+
+def gates_failed(checks: pd.DataFrame) -> bool:
+    """Return True when a gate of the side (R-hat, bulk or tail ESS) failed: not converged."""
+    return _any_failed(_of_kind(checks, CheckKind.DIAGNOSTIC))
+
+
+def exact_failed(checks: pd.DataFrame) -> bool:
+    """Return True when a z-check of the side against the exact answer failed."""
+    return _any_failed(_of_kind(checks, CheckKind.EXACT))
+
+
+def difference_detected(checks: pd.DataFrame) -> bool:
+    """Return True when a z-check or energy check of the side against the reference failed."""
+    return _any_failed(_of_kind(checks, CheckKind.AGREEMENT, CheckKind.MULTIVARIATE))
+
+
+def gross_difference(checks: pd.DataFrame, reference_failed: bool = False) -> bool:
+    """Return True when a z-check of the side is gross (:func:`gross_differences`).
+
+    A gross difference from the exact answer always counts; one from the
+    reference counts only when the reference did not fail its own checks.
+    """
+    kinds = (CheckKind.EXACT,) if reference_failed else Z_KINDS
+    z = _of_kind(checks, *kinds)
+    return "gross" in z and bool(z["gross"].fillna(False).astype(bool).any())
+
+
+REFERENCE_KINDS = (CheckKind.DIAGNOSTIC, CheckKind.SUPPORT, CheckKind.EXACT)
+"""The reference's own checks whose failure is :data:`REFERENCE_FAILED` for a healthy side."""
+
+
+def reference_at_fault(reference: pd.DataFrame | None) -> bool:
+    """Return True when the reference failed its own gates, support or exact checks."""
+    return _any_failed(_of_kind(reference, *REFERENCE_KINDS))
+
+
+def all_equivalent(checks: pd.DataFrame) -> bool:
+    """Every z-check with a tolerance is ``equivalent``: the resolution is reached."""
+    if "equivalent" not in checks:
+        return True
+    return bool(checks["equivalent"].dropna().astype(bool).all())
 
 
 CHECK_RESOLUTION_COLUMNS = ("difference", "resolution", "tolerance", "equivalent")
@@ -951,14 +1046,138 @@ def compare_draws(
     z_table = z_table.assign(value=z_table["z"], statistic=labels)
     z_table["gross"] = gross_differences(z_table)
     z_table["note"] = check_notes(z_table)
+    constant = constant_quantities(sides)
+    z_table = compare_constants_exactly(z_table, constant, pairs)
+    gates = constant_gates(gates, constant, pairs)
     columns = [*CHECK_COLUMNS, "gross", *CHECK_RESOLUTION_COLUMNS, *CHECK_TEST_COLUMNS]
     checks = pd.concat(
-        [z_table[columns], *(t.assign(gross=False, note="") for t in (gates, support))],
+        [z_table[columns], gates.assign(gross=False), support.assign(gross=False, note="")],
         ignore_index=True,
     )
     if multivariate:
         checks = with_energy_checks(checks, original, pairs, summaries)
     return verdict_of(checks), checks, summaries
+
+
+def constant_quantities(sides: Mapping[str, xr.DataArray]) -> dict[str, set[str]]:
+    """Return, per side, the quantities with one value in every draw of every chain.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Quantities of each side, shape (chain, draw, quantity).
+
+    Returns
+    -------
+    dict of str to set of str
+        Side label to its constant quantities (a non-finite draw is never constant).
+    """
+    out = {}
+    for label, da in sides.items():
+        values = np.asarray(da.transpose("chain", "draw", "quantity").values, dtype=float)
+        flat = values.reshape(-1, values.shape[-1])
+        same = np.all(flat == flat[:1], axis=0) if len(flat) else np.zeros(flat.shape[-1], bool)
+        out[label] = {str(q) for q, c in zip(da["quantity"].values, same, strict=True) if c}
+    return out
+
+
+def _partners(pairs: Sequence[tuple[str, str]]) -> dict[str, set[str]]:
+    """Return, per side, the sides it is compared with (in either place of a pair)."""
+    out: dict[str, set[str]] = {}
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return out
+
+
+CONSTANT_EQUAL = "constant in every draw on both sides and equal: compared exactly, passed"
+CONSTANT_UNEQUAL = "constant in every draw on both sides but different values: compared exactly"
+
+
+def compare_constants_exactly(
+    z_table: pd.DataFrame, constant: Mapping[str, set[str]], pairs: Sequence[tuple[str, str]]
+) -> pd.DataFrame:
+    """Compare a quantity constant on both sides of a pair exactly: equal passes, unequal fails.
+
+    There is no Monte Carlo error to test against: the z-check of every statistic
+    of such a quantity passes, with z 0, resolution 0 and ``equivalent``, when
+    the two values are equal, and fails, with z infinite, ``gross`` and not
+    ``equivalent``, when they differ.
+
+    Parameters
+    ----------
+    z_table : pandas.DataFrame
+        The z-checks with :func:`resolutions`, ``gross`` and ``note``.
+    constant : mapping of str to set of str
+        :func:`constant_quantities`.
+    pairs : sequence of (str, str)
+        The compared sides.
+    """
+    z_table = z_table.copy()
+    for a, b in pairs:
+        both = constant.get(a, set()) & constant.get(b, set())
+        rows = (z_table["comparison"] == f"{a} vs {b}") & z_table["quantity"].isin(both)
+        if not rows.any():
+            continue
+        equal = (z_table.loc[rows, "a"] == z_table.loc[rows, "b"]).astype(bool)
+        z_table.loc[rows, "value"] = np.where(equal, 0.0, np.inf)
+        z_table.loc[rows, "p"] = np.where(equal, 1.0, 0.0)
+        z_table.loc[rows, "passed"] = equal
+        z_table.loc[rows, "gross"] = ~equal
+        z_table.loc[rows, "resolution"] = np.where(equal, 0.0, np.inf)
+        z_table.loc[rows, "note"] = np.where(equal, CONSTANT_EQUAL, CONSTANT_UNEQUAL)
+        certified = rows & z_table["tolerance"].notna()
+        z_table.loc[certified, "equivalent"] = equal[certified[rows].to_numpy()]
+    return z_table
+
+
+NOT_APPLICABLE = (
+    "not applicable: constant in every draw here and on every side it is compared with "
+    "(R-hat undefined); compared exactly instead"
+)
+STUCK = (
+    "constant in every draw here but not on a side it is compared with: a stuck sampler "
+    "(R-hat undefined)"
+)
+
+
+def constant_gates(
+    gates: pd.DataFrame, constant: Mapping[str, set[str]], pairs: Sequence[tuple[str, str]]
+) -> pd.DataFrame:
+    """Mark the gates of constant quantities: not applicable when constant on both sides.
+
+    A quantity constant on a side and on every side it is compared with has an
+    undefined (NaN) R-hat and says nothing about mixing: its R-hat and ESS gates
+    pass, with the note :data:`NOT_APPLICABLE` (the z-checks compare it
+    exactly, :func:`compare_constants_exactly`). A quantity constant on a side
+    but varying on a side it is compared with is a stuck sampler there: its
+    R-hat gate fails, with the note :data:`STUCK` (the reference's gate, when
+    the reference is the stuck one).
+
+    Parameters
+    ----------
+    gates : pandas.DataFrame
+        :func:`diagnostic_checks`, with a ``note`` column or without.
+    constant : mapping of str to set of str
+        :func:`constant_quantities`.
+    pairs : sequence of (str, str)
+        The compared sides.
+    """
+    gates = gates.copy()
+    if "note" not in gates:
+        gates["note"] = ""
+    partners = _partners(pairs)
+    for label, mine in constant.items():
+        others = partners.get(label, set())
+        if not mine or not others:
+            continue
+        everywhere = set.intersection(mine, *(constant.get(o, set()) for o in others))
+        here = gates["side"] == label
+        shared = here & gates["quantity"].isin(everywhere)
+        gates.loc[shared, ["passed", "note"]] = [True, NOT_APPLICABLE]
+        stuck = here & gates["quantity"].isin(mine - everywhere) & (gates["statistic"] == "r_hat")
+        gates.loc[stuck, ["passed", "note"]] = [False, STUCK]
+    return gates
 
 
 def _with_lattice_indicators(
@@ -985,21 +1204,8 @@ def _with_lattice_indicators(
 
 
 def verdict_of(checks: pd.DataFrame) -> str:
-    """Return the :func:`verdict` of a table of checks of every kind, taken together.
-
-    One rule comes first, apart from :func:`verdict`: a failed honesty check
-    (:data:`~.kinds.HONESTY_KINDS`: chains not independent, draws copied from the
-    reference, a sampler not reproducible) is ``disagree``, like draws outside
-    the support.
-    """
-    kind = checks["kind"]
-    if not checks.loc[kind.isin(HONESTY_KINDS), "passed"].astype(bool).all():
-        return DISAGREE
-    return verdict(
-        checks[kind.isin([*Z_KINDS, CheckKind.MULTIVARIATE])],
-        checks[kind == CheckKind.DIAGNOSTIC],
-        checks[kind == CheckKind.SUPPORT],
-    )
+    """Return the :func:`verdict` of a table of checks of every kind and side, taken together."""
+    return verdict(checks)
 
 
 def with_energy_checks(
@@ -1093,11 +1299,12 @@ def gross_differences(z_table: pd.DataFrame) -> pd.Series:
 def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) -> dict[str, str]:
     """Return the verdict of every side but ``reference``, from the checks that bear on it.
 
-    A side's checks are the rows whose ``side`` is that side (its comparison
-    with the reference, its exact checks, its gates, its support) and those of
-    the reference itself (the reference's exact checks, gates and support): a
-    reference that does not converge leaves every comparison with it
-    ``"not converged"``.
+    A side's own checks are the rows whose ``side`` is that side (its
+    comparison with the reference, its exact checks, its gates, its support);
+    the reference's own checks (its exact checks, gates and support) are the
+    rows whose ``side`` is ``reference``. :func:`verdict` counts the side's own
+    failures first; a side that passes them while the reference fails its own
+    is ``"reference failed"``.
 
     Parameters
     ----------
@@ -1113,12 +1320,12 @@ def side_verdicts(checks: pd.DataFrame, sides: Sequence[str], reference: str) ->
     dict of str to str
         Side label to :func:`verdict`, in the order of ``sides``.
     """
-    out = {}
-    for label in sides:
-        if label == reference:
-            continue
-        out[label] = verdict_of(checks[checks["side"].isin([label, reference])])
-    return out
+    own = checks[checks["side"] == reference]
+    return {
+        label: verdict(checks[checks["side"] == label], own)
+        for label in sides
+        if label != reference
+    }
 
 
 def _child_main(path: str) -> None:

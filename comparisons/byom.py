@@ -39,6 +39,7 @@ from typing import Any
 from mcmc_pairs.comparisons.errors import one_line
 from mcmc_pairs.comparisons.loading import load_callable, load_module
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
+from mcmc_pairs.comparisons.preflight import refuse_unportable_name, refuse_unstorable_dims
 from mcmc_pairs.comparisons.settings import SAMPLING
 from mcmc_pairs.comparisons.witness import ModelWitness, spec_name
 
@@ -184,6 +185,7 @@ def model_pair(
     if not isinstance(data, Mapping):
         raise ValueError(f"data must be a mapping of names to values, got {type(data).__name__}")
     witness = ModelWitness(model, data)  # builds the model: fails early, naming --model
+    refuse_unstorable_dims(witness.model)
     module, found = _module_pieces(model)
     pieces = {**found, **{k: v for k, v in extras.items() if v is not None}}
     name = _check_name(name if name is not None else default_name(model, module))
@@ -266,10 +268,4 @@ def default_name(model: str | Callable, module=None) -> str:
 
 
 def _check_name(name: str) -> str:
-    if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-." for c in name):
-        raise ValueError(
-            f"--name must be a non-empty name of letters, digits, '_', '-' or '.', got {name!r}"
-        )
-    if name.startswith("."):
-        raise ValueError(f"--name must not start with '.', got {name!r}")
-    return name
+    return refuse_unportable_name(name, argument="--name")

@@ -6,8 +6,11 @@ disagree, are inconclusive or a side has not converged (``validate``: fails;
 input error (one line on stderr, no traceback), 3 when ``validate`` is ``not
 converged`` (SBC: too many replications short of effective draws even at
 ``--max-draws``; the sampler mixes too slowly to be judged, which is not a
-miscalibration), 130 when interrupted (Ctrl-C, SIGTERM), 141 when the reader of
-the output left. The contracts: docs/contracts.md.
+miscalibration), 4 when ``compare``'s reference failed (PyMC failed its own
+gates or exact checks while every side under test passed its own; ``report``:
+every pair agrees or has a failed reference, and one has), 130 when interrupted
+(Ctrl-C, SIGTERM), 141 when the reader of the output left. The contracts:
+docs/contracts.md.
 """
 
 from __future__ import annotations
@@ -21,10 +24,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcmc_pairs.comparisons import settings
-from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
-from mcmc_pairs.comparisons.kinds import Verdict
+from mcmc_pairs.comparisons.errors import (
+    one_line,
+    printable,
+    printable_stdout,
+    quiet_third_party,
+)
+from mcmc_pairs.comparisons.kinds import SEVERITY, Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
+EXIT_REFERENCE_FAILED = 4
+"""``compare``: the reference (PyMC) failed its own checks, and no side under test its own."""
+VERDICT_EXIT = {Verdict.AGREE: EXIT_AGREE, Verdict.REFERENCE_FAILED: EXIT_REFERENCE_FAILED}
+"""The exit status of ``compare``'s verdicts; every other verdict (and ``error``) is 1."""
 EXIT_BROKEN_PIPE = 141
 """What a shell reports for a process its pipe's reader left (128 + SIGPIPE)."""
 VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
@@ -266,11 +278,38 @@ def _compare(args) -> int:
 
     pair, data = _pair_and_data(args)
     writable_dir(args.out)
+    _refuse_report_name(args, pair.name)
     result = _run(pair, args, data)
     html_path, json_path = _write(result, args.out)
-    _print_summary(result)
+    with printable_stdout():  # a user's names, without terminal escapes
+        _print_summary(result)
     print(f"wrote {html_path} and {json_path}")
-    return EXIT_AGREE if result.verdict == Verdict.AGREE else EXIT_DISAGREE
+    return exit_status(result.verdict)
+
+
+def exit_status(verdict: str) -> int:
+    """Return the exit status of a ``compare`` verdict (:data:`VERDICT_EXIT`)."""
+    return VERDICT_EXIT.get(verdict, EXIT_DISAGREE)
+
+
+def report_exit_status(verdicts: Sequence[str]) -> int:
+    """Return ``report``'s exit status: that of its worst pair's verdict (``error`` worst).
+
+    0 when every pair agrees; 4 when every pair agrees or has a failed reference,
+    and one has; 1 otherwise (:data:`~mcmc_pairs.comparisons.kinds.SEVERITY`).
+    """
+    rank = {verdict: i for i, verdict in enumerate(SEVERITY)}
+    worst = max(verdicts, key=lambda v: rank.get(v, len(SEVERITY)), default=Verdict.AGREE)
+    return exit_status(worst)
+
+
+def _refuse_report_name(args, name: str, stem: str | None = None) -> None:
+    """Refuse, before any sampling, a report name that would replace another's or is too long."""
+    from mcmc_pairs.comparisons.preflight import refuse_bad_report_name
+
+    argument = "--name" if args.report_name is not None else "--model"
+    user = args.model is not None
+    refuse_bad_report_name(name, args.out, user=user, stem=stem, argument=argument)
 
 
 def _run(pair, args, data=None):
@@ -326,6 +365,10 @@ def _print_summary(result) -> None:
     for label, verdict in result.verdicts.items():
         print(f"{label}: {verdict}")
     print(f"verdict: {result.verdict}")
+    if result.verdict == Verdict.REFERENCE_FAILED:
+        from mcmc_pairs.comparisons.report import reference_advice
+
+        print(reference_advice(result))
 
 
 def _validate(args) -> int:
@@ -333,8 +376,13 @@ def _validate(args) -> int:
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
     from mcmc_pairs.comparisons.validation_report import write_validation_report
 
+    if args.scheduler not in (None, "synchronous"):  # before any import of PyMC: at once
+        from mcmc_pairs.comparisons.execution import probe_scheduler
+
+        probe_scheduler(args.scheduler)
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
+    _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
     names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     try:
@@ -343,7 +391,7 @@ def _validate(args) -> int:
             args.sampler,
             method=args.method,
             scheduler=args.scheduler,
-            progress=lambda event: print(event, file=sys.stderr),
+            progress=lambda event: print(printable(str(event)), file=sys.stderr),
             **overrides,
         )
     except ValidationError as exc:
@@ -352,8 +400,18 @@ def _validate(args) -> int:
         _, json_path = write_validation_report(exc.result, args.out)
         raise ValueError(f"{exc}; the finished replications are in {json_path}") from None
     html_path, json_path = write_validation_report(result, args.out)
+    with printable_stdout():  # a user's names, without terminal escapes
+        _print_validation(result, pair.name, args.method)
+    print(f"wrote {html_path} and {json_path}")
+    if result.verdict == PASS:
+        return EXIT_AGREE
+    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
+
+
+def _print_validation(result, name: str, method: str) -> None:
+    """Print the failed tests of ``validate``, its message, sensitivity and verdict."""
     failed = result.checks[~result.checks["passed"]]
-    print(f"{pair.name} {args.method}: {len(result.checks)} tests, {len(failed)} failed")
+    print(f"{name} {method}: {len(result.checks)} tests, {len(failed)} failed")
     if len(failed):
         print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     message = result.details.get("message")
@@ -364,10 +422,6 @@ def _validate(args) -> int:
 
         print(f"sensitivity: {certificate(result.details['sensitivity'])}")
     print(f"verdict: {result.verdict}")
-    print(f"wrote {html_path} and {json_path}")
-    if result.verdict == PASS:
-        return EXIT_AGREE
-    return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
 
 
 def _report(args) -> int:
@@ -409,7 +463,7 @@ def _report(args) -> int:
                     done[i] = _error_entry(pair, 0.0, exc), ""
                 print(done[i][1], end="", flush=True)
     entries = [done[i][0] for i in range(len(pairs))]
-    worst = max((EXIT_AGREE if e["verdict"] == Verdict.AGREE else EXIT_DISAGREE) for e in entries)
+    worst = report_exit_status([e["verdict"] for e in entries])
     index = write_index(entries, args.out)
     print(f"wrote {index}")
     return worst

@@ -16,8 +16,13 @@ The policy, in one place:
   niceness +5; Dask runs one single-threaded worker per core; every
   replication and the energy check run on one BLAS thread, so no number
   depends on how many there are.
-* **Timeouts.** Only a hand-written sampler has one (``--timeout``): its child
+* **Timeouts.** A hand-written sampler has one (``--timeout``): its child
   is killed when the time is up, and the run ends with an error naming it.
+  Nothing else is waited on for ever: the summaries' child is given up on
+  (:meth:`ChildInterpreter.result`), a ``--scheduler`` is probed before Dask
+  connects (:func:`probe_scheduler`) and replications on Dask end with exit 2
+  when the cluster has no worker or makes no progress
+  (``comparisons/parallel.py``).
 * **Failures.** A child that raises, dies or overruns is an error named with
   what it ran (:class:`ChildFailed`), except where the child only shares work
   the caller can do itself (the summaries): then the caller does it, and the
@@ -36,6 +41,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -49,6 +55,10 @@ SYNCHRONOUS = "synchronous"
 CONNECT_TIMEOUT_S = 5
 """Seconds to wait for an existing Dask scheduler before giving up."""
 DEFAULT_WORKERS = 2
+CHILD_WAIT_FLOOR_S = 60.0
+"""Seconds :meth:`ChildInterpreter.result` waits for a child at least."""
+CHILD_WAIT_FACTOR = 4.0
+"""A child whose share of the work takes this many times the caller's is given up on."""
 
 
 @contextmanager
@@ -149,22 +159,39 @@ class ChildInterpreter:
             stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONPATH": path},
         )
+        self.started = time.monotonic()
         return self
 
-    def result(self, instead: Callable[[], Any]) -> Any:
-        """Return the child's result; ``instead()`` when it failed or wrote something else.
+    def result(self, instead: Callable[[], Any], timeout: float | None = None) -> Any:
+        """Return the child's result; ``instead()`` when it failed, overran or wrote something else.
 
-        For work the caller can do itself: a child that exits non-zero, or
-        whose stdout is not a whole pickle (cut short, or written to by
-        someone else), costs time, never a different answer.
+        For work the caller can do itself: a child that exits non-zero, does
+        not finish within ``timeout`` seconds (default :meth:`patience`; it is
+        killed), or whose stdout is not a whole pickle (cut short, or written to
+        by someone else), costs time, never a different answer.
         """
-        out, _ = self.process.communicate()
+        try:
+            out, _ = self.process.communicate(
+                timeout=self.patience() if timeout is None else timeout
+            )
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            return instead()
         if self.process.returncode != 0:
             return instead()
         try:
             return pickle.loads(out)
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
             return instead()
+
+    def patience(self) -> float:
+        """Return the seconds :meth:`result` waits from now.
+
+        :data:`CHILD_WAIT_FACTOR` times the time since the child started (the
+        caller did its own share meanwhile), at least :data:`CHILD_WAIT_FLOOR_S`.
+        """
+        return max(CHILD_WAIT_FLOOR_S, CHILD_WAIT_FACTOR * (time.monotonic() - self.started))
 
     def __exit__(self, *exc) -> None:
         if self.process.poll() is None:
@@ -181,16 +208,21 @@ def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):
     scheduler : str or None
         ``None``: a new LocalCluster of ``workers`` single-threaded processes;
         :data:`SYNCHRONOUS`: no client (run in this process); otherwise the
-        address of an existing scheduler (``tcp://host:port``).
+        address of an existing scheduler (``tcp://host:port`` or ``host:port``),
+        which :func:`probe_scheduler` checks before Dask connects.
     workers : int
 
     Raises
     ------
     ValueError
-        If the scheduler cannot be reached within :data:`CONNECT_TIMEOUT_S` seconds.
+        If the address is not ``tcp://``, nothing answers there like a Dask
+        scheduler within :data:`PROBE_TIMEOUT_S` seconds, or the client cannot
+        connect within :data:`CONNECT_TIMEOUT_S` seconds.
     """
     if scheduler == SYNCHRONOUS:
         return None, None
+    if scheduler is not None:
+        probe_scheduler(scheduler)
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
@@ -202,12 +234,128 @@ def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):
             silence_logs=logging.CRITICAL,
         )
         return Client(cluster), cluster
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise ValueError(f"--scheduler must be an address or {SYNCHRONOUS!r}, got {scheduler!r}")
     try:
         return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
-    except (OSError, TimeoutError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - whatever Dask raises: one line, exit 2
         raise ValueError(
             f"--scheduler {scheduler!r}: cannot connect within {CONNECT_TIMEOUT_S} s "
             f"({type(exc).__name__}: {one_line(exc)[:160]})"
         ) from None
+
+
+PROBE_TIMEOUT_S = 5.0
+"""Seconds :func:`probe_scheduler` waits to connect, and then for the scheduler's first bytes."""
+MAX_HANDSHAKE_BYTES = 1 << 24
+"""The largest first message a Dask scheduler plausibly sends (its handshake is a few
+hundred bytes; a length beyond this is not Dask's framing)."""
+MAX_HANDSHAKE_FRAMES = 1 << 10
+"""The most frames a Dask scheduler's first message plausibly has."""
+HTTP_PROBE = b"HEAD / HTTP/1.0\r\n\r\n"
+"""Sent to a server that stayed silent (a Dask scheduler speaks first): an HTTP server
+answers it, which names it."""
+
+
+def probe_scheduler(address: str, timeout: float | None = None) -> None:
+    """Check that a Dask scheduler answers at ``address``, with a plain socket and a timeout.
+
+    A Dask scheduler writes its handshake as soon as a client connects: a
+    message in Dask's TCP framing (``distributed/comm/tcp.py``: a little-endian
+    uint64 total length, then the uint64 count of frames and their lengths, then
+    the frames). Nothing within ``timeout`` (default :data:`PROBE_TIMEOUT_S`)
+    is no Dask scheduler; bytes that are not that framing (an HTTP reply, a
+    banner) are not a Dask scheduler, and an HTTP server is named as such.
+
+    Raises
+    ------
+    ValueError
+        One line naming ``--scheduler``: an unsupported scheme, no port,
+        refused or unreachable, silent, or not Dask.
+    """
+    import socket
+
+    timeout = PROBE_TIMEOUT_S if timeout is None else timeout
+    host, port = scheduler_host_port(address)
+    where = f"--scheduler {address!r}"
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise ValueError(f"{where}: cannot connect within {timeout:g} s ({reason})") from None
+    with sock:
+        first = _receive(sock, 16, timeout)
+        if not first:
+            sock.sendall(HTTP_PROBE)  # not Dask (it would have spoken): is it a web server?
+            first = _receive(sock, 16, min(timeout, 2.0))
+    problem = greeting_problem(first)
+    if problem is None:
+        return
+    if not first:
+        raise ValueError(f"{where}: connected, but no Dask scheduler answered within {timeout:g} s")
+    raise ValueError(f"{where} is not a Dask scheduler ({problem})")
+
+
+def scheduler_host_port(address: str) -> tuple[str, int]:
+    """Return ``(host, port)`` of a ``tcp://HOST:PORT`` or ``HOST:PORT`` address.
+
+    Raises
+    ------
+    ValueError
+        Another scheme (``tls://`` needs certificates the suite does not
+        take), no port, or not an address.
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise ValueError(f"--scheduler must be an address or {SYNCHRONOUS!r}, got {address!r}")
+    scheme, sep, location = address.strip().rpartition("://")
+    if sep and scheme != "tcp":
+        why = {
+            "tls": "tls:// needs certificates and keys, which the suite does not take",
+            "inproc": "inproc:// is a scheduler inside one process, not one to connect to",
+        }.get(scheme, f"{scheme}:// is not supported")
+        raise ValueError(f"--scheduler {address!r}: {why}; give tcp://HOST:PORT")
+    host, colon, port = location.rpartition(":")
+    host = host.strip("[]")  # [::1]:8786
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--scheduler {address!r}: give the scheduler as tcp://HOST:PORT")
+    return host, int(port)
+
+
+def _receive(sock, size: int, timeout: float) -> bytes:
+    """Return up to ``size`` bytes received within ``timeout`` seconds (fewer at the end)."""
+    import time
+
+    data, deadline = b"", time.monotonic() + timeout
+    while len(data) < size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(size - len(data))
+        except (TimeoutError, OSError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def greeting_problem(first: bytes) -> str | None:
+    """Return why ``first`` (a server's first bytes) is not a Dask handshake, or None.
+
+    Parameters
+    ----------
+    first : bytes
+        Up to 16 bytes: the message's length and its count of frames.
+    """
+    import struct
+
+    if not first:
+        return "it sent nothing"
+    if first[:5] == b"HTTP/":
+        return "it answered like an HTTP server: is this the dashboard's port?"
+    if len(first) < 16:
+        return f"it sent {len(first)} bytes, {first!r}, not a Dask message"
+    length, frames = struct.unpack("<QQ", first[:16])
+    if not 8 * (frames + 1) <= length <= MAX_HANDSHAKE_BYTES or frames > MAX_HANDSHAKE_FRAMES:
+        return f"its first bytes, {first!r}, are not Dask's framing"
+    return None

@@ -39,12 +39,20 @@ def writable_dir(out: Path, argument: str = "--out") -> Path:
     at once (``ValueError`` naming ``argument``), not after minutes of work. The
     directory, or its nearest existing ancestor when it does not exist yet
     (:func:`write_atomic` creates it), must be a directory in which a file can
-    be created; the probe file is removed at once.
+    be created; the probe file is removed at once. A dangling symbolic link on
+    the way (``out`` itself, or the ancestor the walk stops at) is refused:
+    :func:`write_atomic` could not create the directory it points to.
     """
     out = Path(out)
     existing = out
-    while not existing.exists() and existing != existing.parent:
+    while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
+    if existing.is_symlink() and not existing.exists():  # dangling, or a loop
+        target = os.readlink(existing)
+        raise ValueError(
+            f"{argument} {str(out)!r} cannot be written: {str(existing)!r} is a symbolic link "
+            f"to {target!r}, which does not exist"
+        )
     try:
         if not existing.is_dir():
             raise NotADirectoryError(20, "Not a directory")

@@ -40,7 +40,8 @@ __all__ = [
 GREEN, RED, AMBER, GREY = "#1a7f37", "#cf222e", "#9a6700", "#57606a"
 """Verdict colours: good, bad, in between (not converged, stopped), unknown."""
 BLUE, PURPLE = "#0969da", "#8250df"
-"""Figure colours: the reference side, the sides under test."""
+"""Figure colours: the reference side, the sides under test. ``BLUE`` is also the colour of
+the verdict ``reference failed``: the reference's fault, not the side's."""
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;

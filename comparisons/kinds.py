@@ -22,13 +22,20 @@ class Verdict(_Word):
     """A comparison's verdict, from best to worst (:data:`SEVERITY`)."""
 
     AGREE = "agree"
+    REFERENCE_FAILED = "reference failed"
+    """The side passed its own checks but the reference (PyMC) failed its own: nothing can be
+    said about the side until PyMC's run is fixed (other step methods, or a longer run)."""
     INCONCLUSIVE = "inconclusive"
     NOT_CONVERGED = "not converged"
     DISAGREE = "disagree"
 
 
 SEVERITY = tuple(Verdict)
-"""Verdicts from best to worst: a run's verdict is its worst side's under test."""
+"""Verdicts from best to worst: a run's verdict is its worst side's under test.
+
+``reference failed`` comes right after ``agree``: it says nothing against the side under
+test, while every worse verdict does (or leaves the side's own resolution unreached); a
+side's own failure (not converged, disagree) outranks the reference's."""
 
 
 class Role(_Word):

@@ -78,6 +78,7 @@ def run_replications(
     seed: int,
     client=None,
     progress: Callable[[int, int], None] = lambda done, total: None,
+    draws_per_replication: int = 0,
 ) -> tuple[list[dict], str | None]:
     """Run ``replications`` replications, in this process or on ``client``'s workers.
 
@@ -94,6 +95,9 @@ def run_replications(
         ``None``: run in this process.
     progress : callable
         ``progress(done, total)``, called as chunks finish.
+    draws_per_replication : int
+        The sampler's draws a replication may take, all chains and tuning
+        included: the waits' bound (:func:`stall_limit`).
 
     Returns
     -------
@@ -101,6 +105,12 @@ def run_replications(
         The replications that finished, sorted by ``index``.
     error : str or None
         How many failed and the first error, when any did.
+
+    Raises
+    ------
+    SchedulerStalled
+        On ``client``: no worker for :data:`WORKERLESS_S` seconds, or no chunk
+        finished within :func:`stall_limit` (the unfinished ones are cancelled).
     """
     n = replications
     seeds = list(enumerate(np.random.SeedSequence(seed).spawn(n)))
@@ -115,16 +125,18 @@ def run_replications(
             done += run_chunk(replication, args, [seeds[i] for i in r])
             progress(len(done), n)
     else:
-        from dask.distributed import as_completed
-
         futures = [
             client.submit(run_chunk, replication, args, [seeds[i] for i in r], pure=False)
             for r in chunk_ranges
         ]
+        limit = stall_limit(max(len(r) for r in chunk_ranges), draws_per_replication)
         try:
-            for future in as_completed(futures):
+            for future in _as_finished(client, futures, limit):
                 done += future.result()
                 progress(len(done), n)
+        except SchedulerStalled:
+            client.cancel(futures)
+            raise
         except Exception as exc:  # a worker died, a task did not pickle, ...
             failed = {r["index"] for r in done}
             done += [
@@ -138,3 +150,76 @@ def run_replications(
     if not errors:
         return finished, None
     return finished, f"{len(errors)} of {n} replications failed; first: {errors[0]}"
+
+
+WORKERLESS_S = 120.0
+"""Seconds a scheduler may have no worker while replications wait before the run gives up."""
+STALL_FLOOR_S = 600.0
+"""Seconds any chunk of replications may take, however small its settings."""
+STALL_S_PER_DRAW = 0.01
+"""Seconds per sampler draw a chunk may take besides :data:`STALL_FLOOR_S`: 100 draws a
+second, slower than any sampler of the suite (a PyMC step method included)."""
+POLL_S = 2.0
+"""Seconds between looks at the scheduler while waiting for replications."""
+
+
+class SchedulerStalled(ValueError):
+    """A scheduler has no worker, or its replications make no progress; the message says which."""
+
+
+def stall_limit(replications_per_chunk: int, draws_per_replication: int) -> float:
+    """Return the seconds replications may run without any chunk finishing.
+
+    The rule: :data:`STALL_FLOOR_S` plus :data:`STALL_S_PER_DRAW` for every draw
+    of the largest chunk (its replications x their draws, tuning and chains
+    included): minutes for the suite's settings, longer only for long runs,
+    so a slow sampler is never cut short and a stalled cluster ends the run.
+    The clock restarts whenever a chunk finishes.
+    """
+    return STALL_FLOOR_S + STALL_S_PER_DRAW * replications_per_chunk * draws_per_replication
+
+
+def _as_finished(client, futures: list, limit: float, poll: float | None = None):
+    """Yield ``futures`` as they finish; :class:`SchedulerStalled` when none does within ``limit``.
+
+    Every ``poll`` seconds (default :data:`POLL_S`) the scheduler's workers are
+    counted: none for :data:`WORKERLESS_S` seconds ends the wait too.
+    """
+    import time
+
+    from dask.distributed import as_completed
+
+    poll = POLL_S if poll is None else poll
+    address = getattr(client.scheduler, "address", None) or str(client)
+    finished = as_completed(futures)
+    last_progress = last_worker = last_poll = time.monotonic()
+    while not finished.is_empty():
+        if finished.has_ready():
+            yield from finished.next_batch(block=False)
+            last_progress = time.monotonic()
+            continue
+        time.sleep(0.05)
+        now = time.monotonic()
+        if now - last_poll < poll:
+            continue
+        last_poll = now
+        if _workers(client):
+            last_worker = now
+        elif now - last_worker > WORKERLESS_S:
+            raise SchedulerStalled(
+                f"--scheduler {address}: no worker for {WORKERLESS_S:g} s; start workers "
+                "(dask worker ADDRESS) or run without --scheduler"
+            )
+        if now - last_progress > limit:
+            raise SchedulerStalled(
+                f"--scheduler {address}: no replication finished within {limit:g} s; the "
+                "workers are stuck or busy (lower --replications or --draws to run shorter)"
+            )
+
+
+def _workers(client) -> int:
+    """Return how many workers ``client``'s scheduler has now (0 when it does not answer)."""
+    try:
+        return len(client.nthreads(callback_timeout=POLL_S * 5))
+    except Exception:  # noqa: BLE001 - a scheduler that does not answer has no worker for us
+        return 0

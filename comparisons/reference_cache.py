@@ -98,8 +98,15 @@ def data_digest(data: Any) -> str:
 
 
 def _library_roots() -> tuple[str, ...]:
+    """Return the folders of installed code: the standard library and every site-packages.
+
+    Besides this interpreter's own, a ``site-packages`` (or Debian's
+    ``dist-packages``) folder that a ``.pth`` file or ``PYTHONPATH`` put on
+    ``sys.path`` holds installed packages too.
+    """
     paths = sysconfig.get_paths()
     roots = {paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"]}
+    roots |= {e for e in sys.path if {"site-packages", "dist-packages"} & set(Path(e).parts)}
     return tuple(str(Path(p).resolve()) for p in roots if p)
 
 
@@ -126,7 +133,7 @@ def _origin(name: str) -> str | None:
     if file is None:
         try:
             spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
+        except Exception:  # noqa: BLE001 - finding a parent package runs its __init__: anything
             return None
         file = getattr(spec, "origin", None)
     return file if file and file.endswith(".py") and Path(file).is_file() else None

@@ -25,6 +25,7 @@ from mcmc_pairs.comparisons.agreement import (
     DISAGREE,
     INCONCLUSIVE,
     NOT_CONVERGED,
+    REFERENCE_FAILED,
     STATISTICS,
     tolerances,
 )
@@ -37,6 +38,7 @@ VERDICT_COLOURS = {
     DISAGREE: html.RED,
     NOT_CONVERGED: html.AMBER,
     INCONCLUSIVE: html.AMBER,
+    REFERENCE_FAILED: html.BLUE,
 }
 
 
@@ -332,6 +334,8 @@ def verdict_sentence(result: PairResult) -> str:
             "Run longer (raise <code>--max-draws</code>) or accept a coarser "
             "<code>--tolerance</code>."
         )
+    if result.verdict == REFERENCE_FAILED:
+        return html.escape(reference_advice(result))
     if result.verdict == DISAGREE:
         bad = z[~z["passed"]]
         worst = bad.loc[bad["value"].abs().idxmax()] if len(bad) else None
@@ -357,6 +361,46 @@ def verdict_sentence(result: PairResult) -> str:
         "or more for many quantities, or fewer than 100 effective draws per chain), so the "
         "estimates are not yet trustworthy and "
         "the comparison means little. Run longer (more draws or tune) and compare again."
+    )
+
+
+REFERENCE_ADVICE = (
+    "Nothing can be said about the side under test until PyMC's run is fixed: change its "
+    "step methods (a pair's pymc_kwargs or pymc_steps; PYMC_KWARGS in your model's module, "
+    "e.g. another step for a discrete variable, or more chains from other initial points) "
+    "or run longer (--draws, --tune)."
+)
+"""What to do about a ``reference failed`` verdict, on the page and the terminal."""
+STORED_ADVICE = (
+    "Nothing can be said about the side under test until the reference is fixed: store "
+    "draws of a sampler that mixes (other step methods, more or longer chains), or leave "
+    "out --reference to run PyMC."
+)
+"""The same for a reference of stored draws (``--reference FILE``)."""
+REFERENCE_ADVICE_INDEX = (
+    "PyMC's own run failed its checks (gates, support or exact answer) while the sampler "
+    "under test passed its own; the pair's page names the failed checks. " + REFERENCE_ADVICE
+)
+"""The suite page's sentence under its table when a pair's reference failed."""
+
+
+def reference_advice(result: PairResult) -> str:
+    """Return, in plain words, why the reference failed and what to change.
+
+    Names how many of PyMC's own checks (its gates, support and exact checks)
+    failed and the worst, and advises :data:`REFERENCE_ADVICE`.
+    """
+    checks = result.checks
+    own = checks[(checks["side"] == PYMC) & ~checks["passed"]]
+    worst = worst_checks(own, 1)
+    example = f" (worst: {describe_check(next(worst.itertuples()))})" if len(worst) else ""
+    stored = getattr(result.sides.get(PYMC), "stored", False)
+    whose = "The stored reference draws" if stored else "PyMC's own run"
+    advice = STORED_ADVICE if stored else REFERENCE_ADVICE
+    return (
+        f"Reference failed: {whose} failed {len(own)} of its own checks{example}, while "
+        f"every side under test passed its own; the difference from the reference is not "
+        f"blamed on the side. {advice}"
     )
 
 
@@ -806,6 +850,8 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
         "<table><tr><th>pair</th><th>verdict</th><th>wall time (s)</th>"
         '<th class="text">effective draws per second</th></tr>' + "".join(rows) + "</table>",
     ]
+    if any(e["verdict"] == REFERENCE_FAILED for e in entries):
+        body.append(f"<p>{REFERENCE_FAILED}: {html.escape(REFERENCE_ADVICE_INDEX)}</p>")
     path = Path(out) / "index.html"
     write_atomic(path, html.page("mcmc-pairs report", body))
     return path

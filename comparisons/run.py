@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, honesty
+from mcmc_pairs.comparisons import agreement, honesty, preflight
+from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
@@ -286,6 +287,10 @@ class _Comparison:
         """
         data, cache = _reused_pymc(pymc_from, pair, settings, data)
         witness, shapes = _witness(pair, data)
+        under_test = len(pair.handrolled) if sampler is None else 1
+        preflight.refuse_unfit_model(
+            witness.model, witness.variables, pair, settings, under_test, argument="model"
+        )  # nothing sampled yet: a run that cannot store or hold its draws stops here
         growing = _sides_under_test(pair, sampler, data, settings, witness, shapes, stored)
         store = _reference_store(stored["cache"], pair, data, settings, witness)
         growing |= _reference_sides(pair, settings, witness, cache, stored, store)
@@ -596,4 +601,4 @@ def _attach_quantities(
 
 
 def _stderr(event: RunEvent) -> None:
-    print(event, file=sys.stderr, flush=True)
+    print(printable(str(event)), file=sys.stderr, flush=True)  # a user's names: no escapes

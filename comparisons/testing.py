@@ -78,7 +78,7 @@ def compare(
     -------
     mcmc_pairs.comparisons.run.PairResult
         ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``, ``"not
-        converged"``), ``checks`` (a DataFrame, a row per check) and
+        converged"``, ``"reference failed"``), ``checks`` (a DataFrame, a row per check) and
         ``summaries`` (per side: statistics, MCSEs, ESS and R-hat per quantity).
 
     Raises
@@ -95,15 +95,29 @@ def compare(
     if isinstance(data, str | Path):
         data = read_data(data, argument="data")
     pair = model_pair(build_model, data, sampler, name=name, **extras)
+    _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     stored = {"reference": None if reference is None else str(reference), "rename": rename}
     result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
+    return _written(result, out)
+
+
+def _written(result, out: str | Path | None):
+    """Write ``result``'s report in ``out`` when given; return ``result``."""
     if out is not None:
         from mcmc_pairs.comparisons.report import write_pair_report
 
         write_pair_report(result, Path(out))
     return result
+
+
+def _refuse_bad_output(name: str, out: str | Path | None) -> None:
+    """Refuse an ``out`` that cannot be written, or a name taken or too long there."""
+    if out is not None:
+        from mcmc_pairs.comparisons.preflight import refuse_bad_report_output
+
+        refuse_bad_report_output(name, Path(out))
 
 
 def assert_agree(

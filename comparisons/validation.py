@@ -16,6 +16,7 @@ writes the result. If a replication fails, the finished ones are kept:
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -307,12 +308,27 @@ def _run_on_cluster(
             seed=settings["seed"],
             client=client,
             progress=say,
+            draws_per_replication=_draws_per_replication(method, settings),
         )
     finally:
         if owned is not None:
             owned.close()
         if own_cluster is not None:
             own_cluster.close()
+
+
+def _draws_per_replication(method: str, settings: dict[str, int]) -> int:
+    """Return the sampler draws a replication may take, tuning, chains and reruns included.
+
+    Geweke: ``steps`` calls of ``tune + 1`` draws; SBC: ``chains`` chains of up to
+    ``max_draws`` kept draws, reruns doubling to it (at most twice ``max_draws``
+    in all) each with its tuning. The bound of the waits on Dask
+    (:func:`mcmc_pairs.comparisons.parallel.stall_limit`).
+    """
+    if method == "geweke":
+        return settings["steps"] * (settings["tune"] + 1)
+    runs = 1 + max(0, math.ceil(math.log2(settings["max_draws"] / settings["draws"])))
+    return settings["chains"] * (2 * settings["max_draws"] + runs * settings["tune"])
 
 
 def verdict_of(checks: pd.DataFrame, details: dict) -> str:

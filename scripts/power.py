@@ -124,7 +124,10 @@ GRID_LDA = (0.1, 0.2, 0.3)
 below the tolerance may run to 16 times the draws; planted LDA runs are continued, not rerun)."""
 SLOW = ("lda",)
 """Pairs run with ``--seeds-lda`` seeds instead of ``--seeds`` (about 100 s of NUTS a seed)."""
-UNDECIDED = (agreement.INCONCLUSIVE, agreement.NOT_CONVERGED)
+UNDECIDED = (agreement.INCONCLUSIVE, agreement.NOT_CONVERGED, agreement.REFERENCE_FAILED)
+"""Verdicts that neither certify nor alarm (``reference failed``, issue 31, blames PyMC)."""
+COUNTED = (agreement.INCONCLUSIVE, agreement.NOT_CONVERGED, agreement.AGREE)
+"""The verdicts the false-alarm tables count in a column each, besides ``disagree``."""
 FIRST_SEED = 1000
 FALSE_ALARM_TARGET = 0.01
 """At most this rate of ``disagree`` for a correct sampler (per pair, per zoo model)."""
@@ -937,8 +940,9 @@ def render_pairs(doc: dict, records: list[dict]) -> list[str]:
         "",
         "### False alarms of correct samplers (`compare`, sequential)",
         "",
-        "A false alarm is `disagree`; *undecided* (`inconclusive`, `not converged`) is a failure "
-        "to certify, not an alarm. Interval: 95 % Clopper-Pearson of the false-alarm rate.",
+        "A false alarm is `disagree`; *undecided* (`inconclusive`, `not converged`, and "
+        "`reference failed`, which has no column) is a failure to certify, not an alarm. "
+        "Interval: 95 % Clopper-Pearson of the false-alarm rate.",
         "",
         "| pair | sampler | runs | disagree | inconclusive | not converged | agree "
         "| false-alarm rate, 95 % CI | mean looks |",
@@ -951,7 +955,7 @@ def render_pairs(doc: dict, records: list[dict]) -> list[str]:
         for key in keys:
             rs = by[key]
             k = sum(_is_disagree(r) for r in rs)
-            counts = [sum(r["verdict"] == x for r in rs) for x in UNDECIDED + (agreement.AGREE,)]
+            counts = [sum(r["verdict"] == x for r in rs) for x in COUNTED]
             looks = sum(r["looks"] for r in rs) / len(rs)
             lines.append(
                 f"| {pair} | `{key[2]}` | {len(rs)} | {k} | {counts[0]} | {counts[1]} | "
@@ -1179,7 +1183,7 @@ def render_zoo(doc: dict, records: list[dict]) -> list[str]:
     for m in models:
         rs = by[("compare", "correct", m["name"])]
         k = sum(_is_disagree(r) for r in rs)
-        counts = [sum(r["verdict"] == x for r in rs) for x in UNDECIDED + (agreement.AGREE,)]
+        counts = [sum(r["verdict"] == x for r in rs) for x in COUNTED]
         looks = f"{sum(r['looks'] for r in rs) / len(rs):.2f}" if rs else "–"
         lines.append(
             f"| {m['name']} | {_cell(m.get('shape', ''))} | {len(rs)} | {k} | {_pct(k, len(rs))} | "

@@ -59,7 +59,7 @@ def compare_doc(out) -> dict:
          "--out", str(out)]
     )  # fmt: skip
     doc = json.loads((out / "mh_normal.json").read_text())
-    assert status == (cli.EXIT_AGREE if doc["verdict"] == "agree" else cli.EXIT_DISAGREE)
+    assert status == cli.exit_status(doc["verdict"])
     return doc
 
 

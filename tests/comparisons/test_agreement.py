@@ -276,7 +276,7 @@ def test_side_verdicts_read_each_sides_checks_and_the_references():
     stuck_reference = checks.assign(passed=checks["passed"] | (checks["side"] != "ref"))
     stuck_reference.loc[0, "passed"] = False  # the reference's own gate fails
     verdicts = agreement.side_verdicts(stuck_reference, ["good", "ref"], reference="ref")
-    assert verdicts == {"good": agreement.NOT_CONVERGED}
+    assert verdicts == {"good": agreement.REFERENCE_FAILED}  # the reference's fault, not good's
 
 
 def ar1(seed: int, m: int, rho: float, draws: int = 1000, shift: float = 0.0) -> xr.DataArray:

@@ -9,7 +9,13 @@ from mcmc_pairs.comparisons.kinds import SEVERITY, UNDER_TEST, CheckKind, Role, 
 
 
 def test_members_are_their_words():
-    assert [str(v) for v in SEVERITY] == ["agree", "inconclusive", "not converged", "disagree"]
+    assert [str(v) for v in SEVERITY] == [
+        "agree",
+        "reference failed",
+        "inconclusive",
+        "not converged",
+        "disagree",
+    ]
     assert json.dumps([Verdict.NOT_CONVERGED, Role.PYMC_STEP, CheckKind.EXACT]) == (
         '["not converged", "pymc_step", "exact"]'
     )
