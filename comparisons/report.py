@@ -281,15 +281,23 @@ def honesty_sentence(result: PairResult) -> str:
     )
 
 
+DISHONEST = (
+    "The sampler under test cannot be trusted: it fails an honesty check (below), "
+    "which ends in disagree whatever its comparisons with the reference say."
+)
+"""The verdict sentence of a side that fails an honesty check (:func:`honesty_sentence`)."""
+
+
+def _honesty_failed(checks: pd.DataFrame) -> bool:
+    """Return True when one of ``checks``' honesty checks failed."""
+    return not checks.loc[checks["kind"].isin(HONESTY_KINDS), "passed"].astype(bool).all()
+
+
 def verdict_sentence(result: PairResult) -> str:
     """Return the verdict in words a student understands, with the numbers behind it."""
     checks = deciding_checks(result)
-    honest = checks[checks["kind"].isin(HONESTY_KINDS)]
-    if result.verdict == DISAGREE and not honest["passed"].astype(bool).all():
-        return (
-            "The sampler under test cannot be trusted: it fails an honesty check (below), "
-            "which ends in disagree whatever its comparisons with the reference say."
-        )
+    if result.verdict == DISAGREE and _honesty_failed(checks):
+        return DISHONEST
     z = checks[checks["kind"].isin(Z_KINDS)]
     gates = checks[checks["kind"] == CheckKind.DIAGNOSTIC]
     variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
