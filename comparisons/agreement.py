@@ -60,7 +60,14 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import energy
 from mcmc_pairs.comparisons.execution import ChildInterpreter
-from mcmc_pairs.comparisons.kinds import SEVERITY, Z_KINDS, CheckKind, Statistic, Verdict
+from mcmc_pairs.comparisons.kinds import (
+    HONESTY_KINDS,
+    SEVERITY,
+    Z_KINDS,
+    CheckKind,
+    Statistic,
+    Verdict,
+)
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, quantile_label
 from mcmc_pairs.comparisons.settings import TOLERANCE
 
@@ -837,7 +844,9 @@ def verdict(checks: pd.DataFrame, reference: pd.DataFrame | None = None) -> str:
     The rules, in this order (the first that applies decides), the side's own
     failures first:
 
-    1. draws outside the support (:func:`support_failed`): ``disagree``;
+    1. draws outside the support (:func:`support_failed`), or a failed honesty
+       check (:func:`honesty_failed`: chains not independent, draws copied from the
+       reference, a sampler not reproducible): ``disagree``;
     2. a failed gate (:func:`gates_failed`): ``not converged``, unless a z-check
        of the side is gross (:func:`gross_difference`: a difference no
        plausible Monte Carlo error explains), which is ``disagree``;
@@ -867,6 +876,8 @@ def verdict(checks: pd.DataFrame, reference: pd.DataFrame | None = None) -> str:
     blamed = reference_at_fault(reference)
     if support_failed(checks):
         return DISAGREE
+    if honesty_failed(checks):  # issue 31 part 3: a sampler that only looks right
+        return DISAGREE
     if gates_failed(checks):
         return DISAGREE if gross_difference(checks, reference_failed=blamed) else NOT_CONVERGED
     if exact_failed(checks):
@@ -892,6 +903,11 @@ def _any_failed(rows: pd.DataFrame) -> bool:
 def support_failed(checks: pd.DataFrame) -> bool:
     """Return True when a draw of the side is not finite: outside the target's support."""
     return _any_failed(_of_kind(checks, CheckKind.SUPPORT))
+
+
+def honesty_failed(checks: pd.DataFrame) -> bool:
+    """Return True when an honesty check of the side failed (:data:`~.kinds.HONESTY_KINDS`)."""
+    return _any_failed(_of_kind(checks, *HONESTY_KINDS))
 
 
 def gates_failed(checks: pd.DataFrame) -> bool:

@@ -402,6 +402,7 @@ def _say_summary(result) -> None:
 
 def _print_summary(result) -> None:
     """Print the checks by kind, the worst ten in words, and the verdicts."""
+    from mcmc_pairs.comparisons.kinds import HONESTY_KINDS
     from mcmc_pairs.comparisons.report import WORST, describe_check, worst_checks
 
     checks = result.checks
@@ -412,6 +413,12 @@ def _print_summary(result) -> None:
         bad = int((~group["passed"]).sum())
         kinds.append(f"{kind} {len(group)}" + (f" ({bad} failed)" if bad else ""))
     print("  by kind: " + ", ".join(kinds))
+    honest = checks[checks["kind"].isin(HONESTY_KINDS)]
+    for side, rows in honest.groupby("side", sort=False):  # failed ones in words below
+        said = ", ".join(
+            f"{r.kind} {'passed' if r.passed else 'FAILED'}" for r in rows.itertuples()
+        )
+        print(f"  honesty of {side}: {said}")
     if result.discrete:
         shown = ", ".join(result.discrete[:WORST])
         shown += " ..." if len(result.discrete) > WORST else ""

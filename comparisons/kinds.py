@@ -68,10 +68,19 @@ class CheckKind(_Word):
     """A side's own gate: R-hat, bulk or tail ESS."""
     SUPPORT = "support"
     """A side's draws inside the model's support (finite log density)."""
+    INDEPENDENCE = "independence"
+    """A side's chains independent of each other: no chain correlation far beyond chance."""
+    COPY = "copy"
+    """A side's draws not copied from the reference's."""
+    REPRODUCIBILITY = "reproducibility"
+    """A side's sampler gives the same draws, bit for bit, when called again with the seed."""
 
 
 Z_KINDS = (CheckKind.AGREEMENT, CheckKind.EXACT)
 """The kinds whose rows are z-checks (a statistic, its MCSE, a Holm threshold)."""
+HONESTY_KINDS = (CheckKind.INDEPENDENCE, CheckKind.COPY, CheckKind.REPRODUCIBILITY)
+"""The kinds of the honesty checks (:mod:`~mcmc_pairs.comparisons.honesty`): a failed one
+makes its side ``disagree``, whatever else its checks say."""
 
 
 class Statistic(_Word):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from mcmc_pairs.comparisons.agreement import (
     tolerances,
 )
 from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
-from mcmc_pairs.comparisons.kinds import Z_KINDS, CheckKind, Role, Statistic
+from mcmc_pairs.comparisons.kinds import HONESTY_KINDS, Z_KINDS, CheckKind, Role, Statistic
 from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_COLOURS = {
@@ -149,7 +150,23 @@ def describe_check(row) -> str:
             f"{outcome}: {row.side}, {row.statistic} of {row.quantity} = {row.value:.4g} "
             f"(gate: {gate} {row.threshold:.4g})"
         )
+    if row.kind in HONESTY_KINDS:
+        return _describe_honesty(row, outcome)
     return f"{outcome}: {row.side}, {row.value:.1%} of the draws of {row.quantity} are not finite"
+
+
+def _describe_honesty(row, outcome: str) -> str:
+    """Return an honesty check (:mod:`~.honesty`) in words, for :func:`describe_check`."""
+    if row.kind == CheckKind.INDEPENDENCE:
+        if pd.isna(row.value):
+            return f"{outcome}: {row.side}, independence of its chains: {row.note}"
+        return (
+            f"{outcome}: {row.side}, independence of its chains: largest chain correlation "
+            f"{row.value:.3g} of {row.quantity} against {row.threshold:.3g} ({row.note})"
+        )
+    if row.kind == CheckKind.COPY:
+        return f"{outcome}: {row.side}, draws not copied from the reference: {row.note}"
+    return f"{outcome}: {row.side}, reproducibility: {row.note}"
 
 
 def _resolution_or_none(value) -> float | str | None:
@@ -208,9 +225,79 @@ def write_pair_report(result: PairResult, out: Path) -> tuple[Path, Path]:
     return write_report(out, result.pair.name, to_json(result), render_pair(result))
 
 
+HONESTY_WORDS = {
+    CheckKind.INDEPENDENCE: (
+        "its chains are not independent of each other: chains {pair} of <code>{quantity}"
+        "</code> correlate at r = {value:.3f} at equal iterations, far beyond what independent "
+        "chains give (flagged above {threshold:.2f}). Copies of one chain make R-hat and every "
+        "Monte Carlo standard error look better than they are"
+    ),
+    CheckKind.COPY: (
+        "its draws are copied from the reference: {value:.0%} of the draws of <code>{quantity}"
+        "</code> equal the reference's bit for bit, so the comparison compares the reference "
+        "with itself"
+    ),
+    CheckKind.REPRODUCIBILITY: (
+        "it is not reproducible: two more calls with the same seed gave different draws "
+        "({value:.0%} of the values differ), though the sampler contract asks for the same "
+        "draws bit for bit (draw every random number from <code>random_seed</code>)"
+    ),
+}
+"""What a failed honesty check means, in a student's words (:func:`honesty_sentence`)."""
+
+
+def honesty_sentence(result: PairResult) -> str:
+    """Say in words what the honesty checks (:mod:`~.honesty`) found for the sides under test.
+
+    Each failure is named with its numbers; when none failed, what was checked.
+    A failed honesty check makes its side ``disagree`` whatever else it passed.
+    """
+    checks = deciding_checks(result)
+    honest = checks[checks["kind"].isin(HONESTY_KINDS)]
+    if honest.empty:
+        return ""
+    failed = honest[~honest["passed"].astype(bool)]
+    if failed.empty:
+        kinds = ", ".join(str(k) for k in dict.fromkeys(honest["kind"]))
+        return (
+            f"Honesty checks passed ({kinds}): the chains of each side under test are "
+            "independent of each other, its draws are not the reference's, and a sampler "
+            "called again with the same seed gave the same draws."
+        )
+    said = []
+    for row in failed.itertuples():
+        chains = re.match(r"chains (\d+ and \d+)", row.note or "")
+        pair = chains.group(1) if chains else "of two"
+        words = HONESTY_WORDS[row.kind].format(
+            pair=html.escape(pair),
+            quantity=html.escape(str(row.quantity)),
+            value=row.value,
+            threshold=row.threshold,
+        )
+        said.append(f"{html.escape(str(row.side))}: {words}.")
+    return (
+        "Honesty checks failed, so the verdict is disagree whatever the comparisons say: "
+        + " ".join(said)
+    )
+
+
+DISHONEST = (
+    "The sampler under test cannot be trusted: it fails an honesty check (below), "
+    "which ends in disagree whatever its comparisons with the reference say."
+)
+"""The verdict sentence of a side that fails an honesty check (:func:`honesty_sentence`)."""
+
+
+def _honesty_failed(checks: pd.DataFrame) -> bool:
+    """Return True when one of ``checks``' honesty checks failed."""
+    return not checks.loc[checks["kind"].isin(HONESTY_KINDS), "passed"].astype(bool).all()
+
+
 def verdict_sentence(result: PairResult) -> str:
     """Return the verdict in words a student understands, with the numbers behind it."""
     checks = deciding_checks(result)
+    if result.verdict == DISAGREE and _honesty_failed(checks):
+        return DISHONEST
     z = checks[checks["kind"].isin(Z_KINDS)]
     gates = checks[checks["kind"] == CheckKind.DIAGNOSTIC]
     variants = ", ".join(s.variant for s in result.sides.values() if s.role in UNDER_TEST)
@@ -353,6 +440,7 @@ def render_pair(result: PairResult) -> str:
         f"<h1>{html.escape(pair.title)} <small>(<code>{pair.name}</code>)</small></h1>",
         html.verdict_banner(f"Verdict: {result.verdict}", colour),
         f"<p>{verdict_sentence(result)}</p>",
+        f"<p>{honesty_sentence(result)}</p>",
         f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
         f"{s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
         *_sides_section(result),

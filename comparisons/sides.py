@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
+import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons import contract
@@ -174,6 +175,11 @@ class DrawSource(Protocol):
         ...
 
 
+# A source whose harness calls a sampler with the run's seed also has
+# ``rerun(draws, tune) -> {variable: array}``: a fresh, short call with the same seed,
+# chains and data, for the reproducibility check (:mod:`~.honesty`). Stored draws have none.
+
+
 class HandwrittenSource:
     """A hand-written sampler's chains across looks: continued if it can, else rerun.
 
@@ -212,6 +218,30 @@ class HandwrittenSource:
         chains = self.settings["chains"]
         tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
         return tree, seconds
+
+    def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
+        """Return ``{variable: draws}`` of a fresh call with the run's seed, chains and data.
+
+        The reproducibility check's call (:mod:`~.honesty`): a resumable sampler
+        starts from an empty ``state``, and ``--timeout`` holds as for any call.
+        """
+        extra = {} if self.state is None else {"state": {}}
+        chains = self.settings["chains"]
+        output = call_sampler(
+            self.name,
+            self.func,
+            self.data,
+            draws=draws,
+            tune=tune,
+            chains=chains,
+            random_seed=self.settings["seed"],
+            timeout=self.settings["timeout"],
+            **extra,
+        )
+        shapes = self.shapes
+        return contract.check_output(
+            output, list(shapes), shapes, chains, draws, self.name, finite=False
+        )
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
@@ -277,6 +307,22 @@ class PymcSource:
         timings = {"compile_s": compile_s, "sampling_s": self.total - compile_s}
         timings["total_s"] = self.total
         return replace(side, quantities=None, timings=timings)
+
+    def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
+        """Return ``{variable: draws}`` of a fresh PyMC run with the seed, for :mod:`~.honesty`."""
+        settings = {**self.settings, "draws": draws, "tune": tune}
+        cores = pymc_cores(self.pair.pymc_kwargs, self.step)
+        tree = pymc_sample(
+            self.model,
+            settings,
+            self.pair.pymc_kwargs,
+            self.step,
+            self.compiles,
+            quiet=True,
+            **cores,
+        )  # quiet: no warning that 20 draws are few
+        posterior = tree["posterior"]
+        return {name: posterior[name].values for name in self.pair.variables}
 
     def _cached(self, draws: int, say: Callable[[RunEvent], None]) -> Side | None:
         """Return the run at ``draws`` from the reference cache, or None."""

@@ -113,7 +113,8 @@ def test_compare_json_of_a_pair_matches_its_schema(compare_doc):
     roles = {side["role"] for side in compare_doc["sides"].values()}
     assert roles == {"handrolled", "pymc", "pymc_step"}
     kinds = {check["kind"] for check in compare_doc["checks"]}
-    assert kinds == {"agreement", "exact", "multivariate", "diagnostic", "support"}
+    honesty = {"independence", "copy", "reproducibility"}
+    assert kinds == {"agreement", "exact", "multivariate", "diagnostic", "support", *honesty}
 
 
 def test_compare_json_of_your_own_model_matches_its_schema(byom_doc):

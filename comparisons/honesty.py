@@ -1,0 +1,390 @@
+"""Honesty checks: samplers that only look right (chains that are copies, copied draws, no seed).
+
+A sampler can pass every z-check and gate and still be wrong about its own
+error: chains that are copies of each other (R-hat near 1, but every MCSE too
+small), draws copied from the reference (every difference 0), or draws that
+change from one call to the next with the same seed (the contract promises
+bit-for-bit reproducibility). Each side under test gets three findings, each a
+row of the run's checks with its own :class:`~.kinds.CheckKind`; a failed one
+makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
+
+* **independence** (:func:`independence_check`): for every pair of chains and
+  every compared quantity, the correlation of the two chains' draws at equal
+  iteration index, on normal scores (ranks). Independent chains give values
+  whose sd is about ``sqrt(tau / n)``, ``tau = sum_k rho_i(k) rho_j(k)`` over
+  all lags (Bartlett's formula with the two chains' autocorrelations, the sum
+  truncated by Geyer's initial positive sequence). A pair is flagged when
+  ``|r|`` exceeds both :data:`R_FLOOR` and ``z * sd`` with ``z`` Bonferroni's
+  at a family-wise level :data:`ALPHA` over all pairs and quantities, or when a
+  continuous quantity's draws are equal bit for bit in at least
+  :data:`COPY_FRACTION` of the positions. A quantity that moves fewer than
+  :data:`MIN_MOVES` times in a chain (constant, stuck, a rare 0/1) is skipped.
+* **copy** (:func:`copy_check`): the share of a side's draws of a continuous
+  quantity found, bit for bit, among the reference's draws of it (at any
+  position, so shuffled copies count), values that are atoms of the reference
+  (more than :data:`ATOM_SHARE` of its draws) left out; at least
+  :data:`COPY_FRACTION` is flagged.
+* **reproducibility** (:func:`reproducibility_check`): the harness calls the
+  sampler twice more, :data:`RERUN_DRAWS` draws after :data:`RERUN_TUNE`
+  tuning steps with the run's seed and chains on the same data, each time with
+  Python's and NumPy's global generators set to a different state, and compares
+  the two results bit for bit. Only where the harness calls a sampler with the
+  seed: not for stored draws, nor for NumPyro, whose NUTS is the harness's
+  (``run._reruns``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import contextmanager
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from mcmc_pairs.comparisons.kinds import CheckKind
+
+ALPHA = 1e-6
+"""Family-wise false-positive rate of the independence check's test (Bonferroni)."""
+R_FLOOR = 0.5
+"""A chain correlation is flagged only above this too: far beyond what independent chains give."""
+MIN_MOVES = 20
+"""A quantity that changes value fewer times than this in a chain is not tested there."""
+COPY_FRACTION = 0.5
+"""Share of equal draws (bit for bit) that makes chains identical or a side a copy."""
+ATOM_SHARE = 0.01
+"""A value taken by more than this share of the reference's draws is an atom, not a copy."""
+RERUN_DRAWS = 20
+"""Draws per chain of each of the reproducibility check's two short calls."""
+RERUN_TUNE = 20
+"""Tuning steps of each of the reproducibility check's two short calls."""
+COLUMNS = (
+    "comparison", "side", "kind", "quantity", "statistic", "value", "threshold", "passed",
+    "gross", "p", "level", "note",
+)  # fmt: skip
+
+
+def chain_correlations(values: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
+    """Return every chain pair, its correlation at equal index per quantity, and the null sd.
+
+    Parameters
+    ----------
+    values : ndarray, shape (chain, draw, quantity)
+        Finite draws, each quantity moving at least :data:`MIN_MOVES` times in
+        every chain (:func:`testable`).
+
+    Returns
+    -------
+    pairs : list of (int, int)
+        The chain pairs ``(i, j)``, ``i < j``.
+    r, sd : ndarray, shape (pair, quantity)
+        The correlation of the chains' normal scores, and its sd were the chains
+        independent (Bartlett's formula, :func:`bartlett_tau`).
+    """
+    from arviz_stats.base import array_stats
+
+    scores = _normal_scores(values)
+    centred = scores - scores.mean(axis=1, keepdims=True)
+    scaled = centred / np.sqrt((centred**2).mean(axis=1, keepdims=True))
+    acf = array_stats.autocorr(np.moveaxis(scaled, 1, -1), axis=-1)  # (chain, quantity, lag)
+    pairs = list(combinations(range(values.shape[0]), 2))
+    n = values.shape[1]
+    r = np.array([(scaled[i] * scaled[j]).mean(axis=0) for i, j in pairs])
+    tau = np.array([bartlett_tau(acf[i] * acf[j]) for i, j in pairs])
+    return pairs, r, np.sqrt(tau / n)
+
+
+def _normal_scores(values: np.ndarray) -> np.ndarray:
+    """Return each chain's draws as normal scores of their ranks (ties share a rank)."""
+    from scipy import special, stats
+
+    n = values.shape[1]
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    ranks = np.empty_like(values)
+    np.put_along_axis(ranks, order, np.arange(1.0, n + 1)[None, :, None], axis=1)
+    ties = (np.diff(ordered, axis=1) == 0).any(axis=(0, 1))
+    if ties.any():  # average ranks where values repeat (rejections, a lattice)
+        ranks[..., ties] = stats.rankdata(values[..., ties], axis=1)
+    return special.ndtri((ranks - 0.375) / (n + 0.25))
+
+
+def bartlett_tau(products: np.ndarray) -> np.ndarray:
+    """Return ``sum_k rho_i(k) rho_j(k)`` over all lags, per row, truncated as Geyer's.
+
+    ``products`` is the product of two chains' autocorrelations, shape
+    (quantity, lag), lag 0 first (1). Sums of consecutive pairs are added while
+    positive and made non-increasing (Geyer's initial monotone sequence); the
+    result is at least 1 (the sd of independent draws), so the check stays on
+    the safe side for antithetic chains.
+    """
+    m = (products.shape[-1] - 1) // 2
+    pairs = products[..., 0 : 2 * m : 2] + products[..., 1 : 2 * m + 1 : 2]
+    positive = np.cumprod(pairs > 0, axis=-1).astype(bool)
+    pairs = np.minimum.accumulate(np.where(positive, pairs, 0.0), axis=-1)
+    return np.maximum(2 * pairs.sum(axis=-1) - 1, 1.0)
+
+
+def testable(values: np.ndarray) -> np.ndarray:
+    """Return which quantities of ``values`` (chain, draw, quantity) the check can test.
+
+    Finite in every draw, and changing value at least :data:`MIN_MOVES` times
+    in every chain: a constant, stuck or rarely moving quantity gives
+    correlations whose distribution no sd describes (one shared jump is r = 1).
+    """
+    finite = np.isfinite(values).all(axis=(0, 1))
+    moves = (values[:, 1:] != values[:, :-1]).sum(axis=1).min(axis=0)  # inf - inf: no warning
+    return finite & (moves >= MIN_MOVES)
+
+
+def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[str]) -> dict:
+    """Return the independence check of one side's chains: one row of the checks table.
+
+    Parameters
+    ----------
+    label : str
+        The side's label.
+    quantities : DataArray, shape (chain, draw, quantity)
+        The side's compared quantities.
+    discrete : sequence of str
+        Quantities on a lattice: correlated, never called identical by equal values.
+
+    Returns
+    -------
+    dict
+        A row of :data:`COLUMNS`: the chain pair and quantity nearest to being
+        flagged, its correlation ``value`` and ``threshold``, ``passed``, the
+        p-value of its correlation under independence and the Bonferroni level.
+    """
+    from scipy import stats
+
+    values = np.asarray(quantities.transpose("chain", "draw", "quantity").values, dtype=float)
+    names = [str(q) for q in quantities["quantity"].values]
+    keep = np.flatnonzero(testable(values))
+    row = _row(label, CheckKind.INDEPENDENCE, "chain correlation")
+    if keep.size == 0 or values.shape[0] < 2:
+        return row | {"passed": True, "note": "no quantity moves enough to be tested"}
+    values, names = values[..., keep], [names[k] for k in keep]
+    pairs, r, sd = chain_correlations(values)
+    tests = r.size
+    z = stats.norm.isf(ALPHA / (2 * tests))
+    threshold = np.maximum(R_FLOOR, z * sd)
+    same = _identical(values, pairs, [name not in set(discrete) for name in names])
+    ratio = np.where(same, np.inf, np.abs(r) / threshold)
+    flagged = ratio > 1
+    worst = np.unravel_index(np.argmax(ratio), ratio.shape)
+    (i, j), name = pairs[worst[0]], names[worst[1]]
+    p = 2 * stats.norm.sf(abs(r[worst]) / sd[worst])
+    note = (
+        f"chains {i} and {j}: r = {r[worst]:.3f} where independent chains give sd "
+        f"{sd[worst]:.3f}; {int(flagged.sum())} of {tests} chain pairs x quantities flagged "
+        f"(|r| above {R_FLOOR:g} and {z:.2f} sd{', or equal draws' if same.any() else ''}); "
+        f"{len(quantities['quantity']) - len(names)} quantities not tested (moving fewer "
+        f"than {MIN_MOVES} times in a chain)"
+    )
+    return row | {
+        "quantity": name,
+        "value": float(r[worst]),
+        "threshold": float(threshold[worst]),
+        "passed": not flagged.any(),
+        "p": float(p),
+        "level": ALPHA / tests,
+        "note": note,
+    }
+
+
+def _identical(values: np.ndarray, pairs, continuous: Sequence[bool]) -> np.ndarray:
+    """Return (pair, quantity): a continuous quantity equal in two chains at many positions."""
+    continuous = np.asarray(continuous, dtype=bool)
+    equal = np.array([(values[i] == values[j]).mean(axis=0) for i, j in pairs])
+    return (equal >= COPY_FRACTION) & continuous
+
+
+def copy_check(
+    label: str, quantities: xr.DataArray, reference: xr.DataArray, discrete: Sequence[str]
+) -> dict:
+    """Return the copy check of one side against the reference: one row of the checks table.
+
+    Parameters
+    ----------
+    label : str
+        The side's label.
+    quantities, reference : DataArray, shape (chain, draw, quantity)
+        The side's and the reference's quantities.
+    discrete : sequence of str
+        Quantities on a lattice, where equal values are normal: left out.
+
+    Returns
+    -------
+    dict
+        A row of :data:`COLUMNS`: the quantity with the largest share of draws
+        found among the reference's (``value``), against :data:`COPY_FRACTION`.
+    """
+    row = _row(label, CheckKind.COPY, "draws found in the reference")
+    theirs = {str(q) for q in reference["quantity"].values} - set(discrete)
+    names = [str(q) for q in quantities["quantity"].values if str(q) in theirs]
+    if not names:
+        return row | {"passed": True, "note": "no continuous quantity to compare"}
+    shares = _copied_shares(_columns(quantities, names), _columns(reference, names))
+    worst = int(np.argmax(shares))
+    copied = [q for q, share in zip(names, shares, strict=True) if share >= COPY_FRACTION]
+    note = (
+        f"{shares[worst]:.1%} of the draws of {names[worst]} equal, bit for bit, one of the "
+        f"reference's; {len(copied)} of {len(names)} continuous quantities at least "
+        f"{COPY_FRACTION:.0%}"
+    )
+    return row | {
+        "quantity": names[worst],
+        "value": float(shares[worst]),
+        "threshold": COPY_FRACTION,
+        "passed": not copied,
+        "note": note,
+    }
+
+
+def _columns(quantities: xr.DataArray, names: Sequence[str]) -> np.ndarray:
+    """Return the draws of ``names`` as a (chains * draws, quantity) float array."""
+    values = quantities.sel(quantity=list(names)).transpose("chain", "draw", "quantity").values
+    return np.asarray(values, dtype=float).reshape(-1, len(names))
+
+
+def _copied_shares(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Return, per column, the share of ``mine``'s draws equal to one of ``theirs``.
+
+    Values that are atoms of ``theirs`` (more than :data:`ATOM_SHARE` of its
+    finite draws) do not count. Both arrays are (draws, quantity); each column of
+    ``theirs`` is sorted once and searched for ``mine``'s values.
+    """
+    shares = np.zeros(mine.shape[1])
+    mine = np.sort(mine, axis=0)  # sorted needles: the searches walk forward
+    for k, column in enumerate(np.sort(theirs, axis=0).T):
+        b = column[np.isfinite(column)]
+        if b.size == 0 or mine.shape[0] == 0:
+            continue
+        a = mine[:, k]
+        count = np.searchsorted(b, a, side="right") - np.searchsorted(b, a, side="left")
+        shares[k] = np.mean((count > 0) & (count <= ATOM_SHARE * b.size))
+    return shares
+
+
+@contextmanager
+def other_global_state(seed: int):
+    """Set Python's and NumPy's global generators to a state of ``seed``; restore them after.
+
+    A sampler that ignores its seed and draws from a global generator gives
+    different draws under two such states, also when each call runs in a fork
+    of this process (which copies the parent's state); the harness's own
+    numbers never depend on the global generators.
+    """
+    numpy_state, python_state = np.random.get_state(), random.getstate()  # noqa: NPY002
+    np.random.seed(seed)  # noqa: NPY002 - the legacy global generator is what is probed
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        np.random.set_state(numpy_state)  # noqa: NPY002
+        random.setstate(python_state)
+
+
+def reproducibility_check(
+    label: str, rerun: Callable[[int, int], Mapping[str, np.ndarray]], seed: int
+) -> dict:
+    """Return the reproducibility check of one side: call it twice, compare bit for bit.
+
+    Parameters
+    ----------
+    label : str
+        The side's label.
+    rerun : callable
+        ``rerun(draws, tune)`` calls the side's sampler afresh with the run's
+        seed, chains and data and returns ``{variable: array}``.
+    seed : int
+        The run's seed, named in the note.
+
+    Returns
+    -------
+    dict
+        A row of :data:`COLUMNS`: ``value`` the share of values that differ
+        between the two calls, ``threshold`` 0.
+    """
+    runs = []
+    for k in (1, 2):
+        with other_global_state(k):
+            runs.append(rerun(RERUN_DRAWS, RERUN_TUNE))
+    first, second = runs
+    differ = {v: _differing(first[v], second[v]) for v in first}
+    total = sum(np.size(first[v]) for v in first)
+    share = sum(d * np.size(first[v]) for v, d in differ.items()) / max(total, 1)
+    worst = max(differ, key=differ.get) if differ else ""
+    said = (
+        f"{differ[worst]:.1%} of the values of {worst} differ"
+        if share
+        else "the two results are equal bit for bit"
+    )
+    note = (
+        f"two more calls with seed {seed}, {RERUN_DRAWS} draws after {RERUN_TUNE} tuning "
+        f"steps on the same data: {said}"
+    )
+    return _row(label, CheckKind.REPRODUCIBILITY, "share of values differing") | {
+        "quantity": worst,
+        "value": float(share),
+        "threshold": 0.0,
+        "passed": share == 0,
+        "note": note,
+    }
+
+
+def _differing(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the share of positions where ``a`` and ``b`` differ (NaN equals NaN)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return 1.0
+    same = (a == b) | (np.isnan(a) & np.isnan(b)) if a.dtype.kind == "f" else a == b
+    return float(1 - same.mean()) if a.size else 0.0
+
+
+def _row(label: str, kind: CheckKind, statistic: str) -> dict:
+    """Return an empty row of :data:`COLUMNS` for ``label``'s ``kind`` check."""
+    nan = float("nan")
+    return dict(
+        comparison=label, side=label, kind=kind, quantity="all", statistic=statistic,
+        value=nan, threshold=nan, passed=True, gross=False, p=nan, level=nan, note="",
+    )  # fmt: skip
+
+
+def honesty_checks(
+    sides: Mapping[str, xr.DataArray],
+    under_test: Sequence[str],
+    reference: str,
+    reproducibility: Sequence[dict] = (),
+) -> pd.DataFrame:
+    """Return the independence and copy checks of the sides ``under_test``, and their rest.
+
+    Parameters
+    ----------
+    sides : mapping of str to DataArray
+        Every side's quantities, shape (chain, draw, quantity).
+    under_test : sequence of str
+        The labels of the sides to check.
+    reference : str
+        The reference's label, whose draws must not be copied.
+    reproducibility : sequence of dict
+        Rows from :func:`reproducibility_check`, made once per run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`COLUMNS`, per side its independence, copy and (when
+        given) reproducibility row.
+    """
+    from mcmc_pairs.comparisons.agreement import discrete_quantities
+
+    discrete = discrete_quantities(sides)
+    rows = []
+    for label in under_test:
+        rows.append(independence_check(label, sides[label], discrete))
+        rows.append(copy_check(label, sides[label], sides[reference], discrete))
+        rows += [row for row in reproducibility if row["side"] == label]
+    return pd.DataFrame(rows, columns=list(COLUMNS))

@@ -1,0 +1,258 @@
+"""Samplers that only look right (issue 31, part 3): each honesty check, in pairs.
+
+The probes: four copies of one AR(1) chain (R-hat 1.0015, ``agree``), a sampler
+returning the reference's own draws (max |z| = 0, ``agree``), a sampler that
+ignores its seed. Each is caught, and a correct counterpart is not: independent
+AR(1) chains (rho 0.9 and 0.999), independent draws, a seeded sampler. The
+end-to-end runs compare ``bivariate_normal`` samplers with stored exact draws
+(``--reference``), so no PyMC sampling runs.
+"""
+
+import contextlib
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from arviz_base import from_dict
+
+from mcmc_pairs.comparisons import agreement, honesty, registry
+from mcmc_pairs.comparisons.contract import call_sampler
+from mcmc_pairs.comparisons.kinds import HONESTY_KINDS, CheckKind
+from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.handrolled import bivariate_normal
+from tests.test_contracts import errors
+
+SEEDS = range(10)
+
+
+def ar1(rng, rho: float, chains: int = 4, draws: int = 1000) -> np.ndarray:
+    """Stationary AR(1) chains with unit innovations, shape (chain, draw)."""
+    x = np.empty((chains, draws))
+    x[:, 0] = rng.normal(size=chains) / np.sqrt(1 - rho**2)
+    noise = rng.normal(size=(chains, draws))
+    for t in range(1, draws):
+        x[:, t] = rho * x[:, t - 1] + noise[:, t]
+    return x
+
+
+def quantities(*columns: np.ndarray, names=None) -> xr.DataArray:
+    """Stack (chain, draw) arrays as the quantities of one side."""
+    names = names or [f"q{k}" for k in range(len(columns))]
+    return xr.DataArray(
+        np.stack(columns, axis=-1), dims=("chain", "draw", "quantity"), coords={"quantity": names}
+    )
+
+
+def independent(x: np.ndarray, discrete=()) -> dict:
+    return honesty.independence_check("user", quantities(x), list(discrete))
+
+
+def test_four_copies_of_one_ar1_chain_are_flagged_and_independent_chains_are_not():
+    for seed in SEEDS:
+        rng = np.random.default_rng(seed)
+        one = ar1(rng, 0.9, chains=1)
+        copies = independent(np.repeat(one, 4, axis=0))
+        assert not copies["passed"] and copies["value"] == pytest.approx(1.0)
+        for rho in (0.9, 0.999):  # the slow mixer's chains correlate widely, by chance alone
+            row = independent(ar1(rng, rho))
+            assert row["passed"], (seed, rho, row["note"])
+
+
+def test_near_identical_chains_are_flagged():
+    for seed in SEEDS:
+        rng = np.random.default_rng(seed)
+        one = ar1(rng, 0.9, chains=1)
+        near = np.repeat(one, 4, axis=0) + 0.2 * one.std() * rng.normal(size=(4, 1000))
+        row = independent(near)
+        assert not row["passed"] and row["value"] > 0.9, row["note"]
+        assert row["p"] < row["level"] and "chains" in row["note"]
+
+
+def test_constant_and_rarely_moving_quantities_are_not_tested():
+    rng = np.random.default_rng(3)
+    constant = np.full((4, 1000), 2.0)
+    assert independent(constant)["passed"]
+    assert "no quantity moves enough" in independent(constant)["note"]
+    jump = np.zeros((4, 1000))
+    jump[:, 500:] = 1.0  # one shared jump: r = 1, but two moves are no evidence
+    assert independent(jump, discrete=["q0"])["passed"]
+    coin = (rng.random((4, 1000)) < 0.3).astype(float)  # a discrete quantity that moves
+    assert independent(coin, discrete=["q0"])["passed"]
+    assert not independent(np.repeat(coin[:1], 4, axis=0), discrete=["q0"])["passed"]
+
+
+def test_bartlett_sd_matches_the_spread_of_independent_chains_correlations():
+    rng = np.random.default_rng(11)
+    z = []
+    for _ in range(50):
+        _, r, sd = honesty.chain_correlations(ar1(rng, 0.9)[..., None])
+        z.append((r / sd).ravel())
+    assert 0.8 < np.std(np.concatenate(z)) < 1.25  # 300 correlations in units of Bartlett's sd
+
+
+def test_draws_of_the_reference_are_flagged_as_copies_and_other_draws_are_not():
+    rng = np.random.default_rng(4)
+    reference = quantities(rng.normal(size=(4, 500)), rng.integers(0, 3, (4, 500)).astype(float))
+    discrete = ["q1"]
+    same = honesty.copy_check("user", reference.copy(), reference, discrete)
+    assert not same["passed"] and same["value"] == 1.0 and same["quantity"] == "q0"
+    values = reference.values.reshape(-1, 2)[rng.permutation(2000)].reshape(4, 500, 2)
+    shuffled = honesty.copy_check("user", reference.copy(data=values), reference, discrete)
+    assert not shuffled["passed"] and shuffled["value"] == 1.0  # copies at other positions
+    other = quantities(rng.normal(size=(4, 500)), rng.integers(0, 3, (4, 500)).astype(float))
+    row = honesty.copy_check("user", other, reference, discrete)
+    assert row["passed"] and row["value"] == 0.0  # the equal discrete values do not count
+
+
+def seeded(data, *, draws, tune, chains, random_seed):
+    rng = np.random.default_rng(random_seed)
+    return {"x": rng.normal(size=(chains, draws, 2))}
+
+
+def global_generator(data, *, draws, tune, chains, random_seed):
+    return {"x": np.random.normal(size=(chains, draws, 2))}  # noqa: NPY002 - ignores its seed
+
+
+@pytest.mark.parametrize("timeout", [None, 30.0])  # in a fork too, which copies the state
+def test_a_sampler_ignoring_its_seed_is_flagged_and_a_seeded_one_is_not(timeout):
+    def rerun(sampler):
+        def call(draws, tune):
+            kwargs = dict(draws=draws, tune=tune, chains=2, random_seed=7, timeout=timeout)
+            return call_sampler("s", sampler, {}, **kwargs)
+
+        return call
+
+    assert honesty.reproducibility_check("user", rerun(seeded), 7)["passed"]
+    state = np.random.get_state()  # noqa: NPY002
+    row = honesty.reproducibility_check("user", rerun(global_generator), 7)
+    assert not row["passed"] and row["value"] == 1.0 and "seed 7" in row["note"]
+    assert np.array_equal(np.random.get_state()[1], state[1])  # noqa: NPY002 - restored
+
+
+def test_a_failed_honesty_check_alone_makes_disagree():
+    checks = pd.DataFrame(
+        [
+            {"side": "user", "kind": CheckKind.DIAGNOSTIC, "passed": True},
+            {"side": "user", "kind": CheckKind.AGREEMENT, "passed": True, "equivalent": True},
+            {"side": "user", "kind": CheckKind.INDEPENDENCE, "passed": True},
+        ]
+    )
+    assert agreement.verdict_of(checks) == agreement.AGREE
+    for kind in (CheckKind.INDEPENDENCE, CheckKind.COPY, CheckKind.REPRODUCIBILITY):
+        failed = pd.concat(
+            [checks, pd.DataFrame([{"side": "user", "kind": kind, "passed": False}])]
+        )
+        assert agreement.verdict_of(failed) == agreement.DISAGREE
+
+
+# End to end: bivariate_normal against stored exact draws (no PyMC sampling).
+
+SETTINGS = {"draws": 500, "tune": 100, "chains": 4, "seed": 20261122}
+
+
+def exact_draws(chains=4, draws=2000, seed=5) -> np.ndarray:
+    """Independent draws of the pair's target N((5, -1), [[1, 1], [1, 4]]): (chain, draw, 2)."""
+    cov = np.array([[1.0, 1.0], [1.0, 4.0]])
+    return np.random.default_rng(seed).multivariate_normal([5.0, -1.0], cov, size=(chains, draws))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    path = tmp_path_factory.mktemp("honesty") / "exact.nc"
+    from_dict({"posterior": {"x": exact_draws(draws=500)}}).to_netcdf(path)
+    return str(path)
+
+
+def gibbs(data, *, draws, tune, chains, random_seed):
+    return bivariate_normal.sample(
+        data, draws=draws, tune=tune, chains=chains, random_seed=random_seed
+    )
+
+
+def chain_copies(data, *, draws, tune, chains, random_seed):
+    x = gibbs(data, draws=draws, tune=tune, chains=1, random_seed=random_seed)["x"]
+    return {"x": np.repeat(x, chains, axis=0)}
+
+
+def the_references_draws(data, *, draws, tune, chains, random_seed):
+    return {"x": exact_draws(draws=500)[:chains, :draws].copy()}
+
+
+def unseeded_gibbs(data, *, draws, tune, chains, random_seed):
+    seed = int(np.random.randint(2**31))  # noqa: NPY002 - ignores random_seed
+    return gibbs(data, draws=draws, tune=tune, chains=chains, random_seed=seed)
+
+
+def compare(sampler, reference):
+    pair = registry.get_pair("bivariate_normal")
+    kwargs = dict(sampler=sampler, reference=reference, progress=lambda event: None)
+    return run_pair(pair, **kwargs, **SETTINGS, max_draws=SETTINGS["draws"])
+
+
+def honesty_rows(result) -> pd.DataFrame:
+    return result.checks[result.checks["kind"].isin(HONESTY_KINDS)].set_index("kind")
+
+
+@pytest.mark.parametrize(
+    "sampler, failed",
+    [
+        (gibbs, set()),
+        (chain_copies, {"independence"}),
+        (the_references_draws, {"copy"}),
+        (unseeded_gibbs, {"reproducibility"}),
+    ],
+)
+def test_compare_catches_each_and_passes_a_correct_sampler(reference, sampler, failed):
+    result = compare(sampler, reference)
+    rows = honesty_rows(result)
+    assert list(rows.index) == ["independence", "copy", "reproducibility"]
+    assert {kind for kind, ok in rows["passed"].items() if not ok} == failed
+    # at 500 draws the correct sampler's resolution is not reached yet: inconclusive
+    assert result.verdict == ("disagree" if failed else "inconclusive")
+
+
+def test_the_finding_is_in_the_json_the_page_and_the_terminal(reference, monkeypatch):
+    from mcmc_pairs.comparisons import cli, html, report
+    from mcmc_pairs.comparisons.report import honesty_sentence, to_json, verdict_sentence
+
+    result = compare(chain_copies, reference)
+    document = json.loads(json.dumps(to_json(result), allow_nan=False))
+    assert errors("compare", document) == []
+    found = {c["kind"]: c for c in document["checks"] if c["kind"] in HONESTY_KINDS}
+    assert not found["independence"]["passed"] and found["independence"]["value"] == 1.0
+    assert found["copy"]["passed"] and found["reproducibility"]["passed"]
+    assert document["sides"]["user"]["verdict"] == "disagree"
+    assert "fails an honesty check" in verdict_sentence(result)
+    assert "its chains are not independent of each other: chains 0 and 1" in honesty_sentence(
+        result
+    )
+    monkeypatch.setattr(html, "figure", lambda *args, alt: "")  # the page's words only
+    monkeypatch.setattr(report, "_diagnostic_figures", lambda result: [])
+    page = report.render_pair(result)
+    assert "Honesty checks failed" in page and "chains 0 and 1" in page
+    assert page.index("Verdict: disagree") < page.index("Honesty checks failed")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        cli._print_summary(result)
+    printed = out.getvalue()
+    assert "honesty of user: independence FAILED, copy passed, reproducibility passed" in printed
+    assert "    FAILED: user, independence of its chains: largest chain correlation 1" in printed
+
+
+def test_reproducibility_is_checked_where_the_harness_calls_a_sampler_with_the_seed():
+    from types import SimpleNamespace
+
+    from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
+    from mcmc_pairs.comparisons.run import _reruns
+
+    def rerun(draws, tune):
+        return {}
+
+    assert _reruns(SimpleNamespace(rerun=rerun, func=seeded))  # a hand-written sampler
+    assert _reruns(SimpleNamespace(rerun=rerun))  # PyMC under test
+    assert not _reruns(SimpleNamespace(grows=False))  # stored draws: nothing is called
+    port = NumpyroSampler("model.py:model", ("mu",))  # NUTS from PRNGKey(seed), not the user's
+    assert not _reruns(SimpleNamespace(rerun=rerun, func=port))
