@@ -12,11 +12,13 @@ STAMP := $(VENV)/.installed-stamp
 report: $(STAMP)
 	$(BIN)/mcmc-pairs report --out reports
 
+# Tests run on one pytest-xdist worker per core, a test file per worker (its module fixtures
+# are computed once); every number they check is the same on any number of workers.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -m "not slow" --durations=15
+	$(BIN)/python -m pytest -q -m "not slow" -n auto --dist loadfile --durations=15
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -m slow -n auto --dist loadfile
 
 # Measured false alarms (sequential compare), sensitivity to planted shifts and power on the
 # catalogue of wrong samplers, with Geweke and SBC, and the calibration zoo (hours on 2 cores;
