@@ -201,9 +201,17 @@ class HandwrittenSource:
 
     def _call(self, draws: int, tune: int) -> tuple[xr.DataTree, float]:
         """Return the sampler's draws as a DataTree and the seconds of the sampler's call alone."""
-        extra = {} if self.state is None else {"state": self.state}
         start = time.perf_counter()
-        output = call_sampler(
+        output = self._sampler_output(draws, tune, self.state)
+        seconds = time.perf_counter() - start
+        chains = self.settings["chains"]
+        tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
+        return tree, seconds
+
+    def _sampler_output(self, draws: int, tune: int, state: dict | None):
+        """Call the sampler with the run's data, chains, seed and timeout (and ``state=``)."""
+        extra = {} if state is None else {"state": state}
+        return call_sampler(
             self.name,
             self.func,
             self.data,
@@ -214,10 +222,6 @@ class HandwrittenSource:
             timeout=self.settings["timeout"],
             **extra,
         )
-        seconds = time.perf_counter() - start
-        chains = self.settings["chains"]
-        tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
-        return tree, seconds
 
     def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
         """Return ``{variable: draws}`` of a fresh call with the run's seed, chains and data.
@@ -225,19 +229,8 @@ class HandwrittenSource:
         The reproducibility check's call (:mod:`~.honesty`): a resumable sampler
         starts from an empty ``state``, and ``--timeout`` holds as for any call.
         """
-        extra = {} if self.state is None else {"state": {}}
         chains = self.settings["chains"]
-        output = call_sampler(
-            self.name,
-            self.func,
-            self.data,
-            draws=draws,
-            tune=tune,
-            chains=chains,
-            random_seed=self.settings["seed"],
-            timeout=self.settings["timeout"],
-            **extra,
-        )
+        output = self._sampler_output(draws, tune, None if self.state is None else {})
         shapes = self.shapes
         return contract.check_output(
             output, list(shapes), shapes, chains, draws, self.name, finite=False
@@ -307,6 +300,21 @@ class PymcSource:
         timings = {"compile_s": compile_s, "sampling_s": self.total - compile_s}
         timings["total_s"] = self.total
         return replace(side, quantities=None, timings=timings)
+
+    def _sampler_output(self, draws: int, tune: int, state: dict | None):
+        """Call the sampler with the run's data, chains, seed and timeout (and ``state=``)."""
+        extra = {} if state is None else {"state": state}
+        return call_sampler(
+            self.name,
+            self.func,
+            self.data,
+            draws=draws,
+            tune=tune,
+            chains=self.settings["chains"],
+            random_seed=self.settings["seed"],
+            timeout=self.settings["timeout"],
+            **extra,
+        )
 
     def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
         """Return ``{variable: draws}`` of a fresh PyMC run with the seed, for :mod:`~.honesty`."""
