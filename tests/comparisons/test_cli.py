@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from mcmc_pairs.comparisons import cli
+from mcmc_pairs.comparisons.kinds import HONESTY_KINDS
 
 WRONG = "mcmc_pairs.handrolled.wrong_samplers"
 MALFORMED = "tests/malformed_samplers.py"
@@ -50,7 +51,9 @@ def test_json_checks_follow_the_design(agreed):
         {"quantity", "statistic", "value", "threshold", "passed"} <= set(c) for c in checks
     )
     kinds = {c["kind"] for c in checks}
-    assert kinds == {"agreement", "exact", "multivariate", "diagnostic", "support"}
+    assert kinds == {"agreement", "exact", "multivariate", "diagnostic", "support"} | set(
+        HONESTY_KINDS
+    )
     quantities = {c["quantity"] for c in checks}
     assert {"x[0]", "x[1]", "x[0]*x[1]", "logp"} <= quantities
 

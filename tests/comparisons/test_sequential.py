@@ -8,7 +8,7 @@ witness), optionally shifted, and resumable through the contract's ``state``.
 import numpy as np
 import pytest
 
-from mcmc_pairs.comparisons import agreement, run
+from mcmc_pairs.comparisons import agreement, honesty, run
 from mcmc_pairs.comparisons.registry import get_pair
 
 PAIR = get_pair("bivariate_normal")
@@ -68,13 +68,18 @@ def test_a_correct_sampler_too_short_to_decide_is_extended_until_it_agrees():
     )
 
 
+RERUN = (honesty.RERUN_DRAWS, honesty.RERUN_TUNE, False)
+"""A call of the reproducibility check (:mod:`~mcmc_pairs.comparisons.honesty`): fresh, short."""
+
+
 def test_a_resumable_sampler_is_continued_and_gives_the_draws_of_one_long_run():
     sampler = ExactDraws()
     result = run.run_pair(PAIR, sampler=sampler, draws=50, chains=4, seed=3, progress=quiet)
     calls = sampler.calls[1:]  # the first call is the one-draw warm-up
     looks = [look["draws"] for look in result.looks]
     assert calls[0] == (50, 1000, False)  # fresh: tuned
-    assert calls[1:] == [(b - a, 0, True) for a, b in zip(looks, looks[1:], strict=False)]
+    assert calls[1:3] == [RERUN] * 2  # the reproducibility check: two fresh short calls
+    assert calls[3:] == [(b - a, 0, True) for a, b in zip(looks, looks[1:], strict=False)]
     one_run = ExactDraws()(PAIR.load_data(), draws=looks[-1], tune=0, chains=4, random_seed=3)
     np.testing.assert_array_equal(result.sides["user"].tree["posterior"]["x"].values, one_run["x"])
 
@@ -88,7 +93,9 @@ def test_a_sampler_without_state_is_rerun_with_more_draws():
     result = run.run_pair(PAIR, sampler=plain, draws=50, chains=4, progress=quiet)
     looks = [look["draws"] for look in result.looks]
     assert len(looks) > 1
-    assert sampler.calls[1:] == [(n, 1000, False) for n in looks]
+    calls = sampler.calls[1:]
+    assert calls[:1] + calls[3:] == [(n, 1000, False) for n in looks]
+    assert calls[1:3] == [RERUN] * 2  # the reproducibility check, after the first look
 
 
 def test_a_bias_of_a_few_tenths_of_an_sd_ends_disagree_at_default_settings():
