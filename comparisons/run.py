@@ -301,7 +301,8 @@ class _Comparison:
         """Grow the sides ``to_grow`` to ``n`` draws, compare all; a :class:`_Look`.
 
         Look ``k`` of at most ``looks`` spends its share of both error rates
-        (:func:`spent`); the energy check waits for the last look (:meth:`finish`).
+        (:func:`spent`); the energy check and the honesty checks wait for the
+        last look (:meth:`finish`).
         """
         look_start = time.perf_counter()
         for label in self.growing:  # in the run's order of sides, whatever the order of to_grow
@@ -325,7 +326,6 @@ class _Comparison:
             means_only=products,
             multivariate=False,
         )
-        checks = pd.concat([checks, self.honesty(quantities)], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
         return _Look(
             k=k,
@@ -345,9 +345,9 @@ class _Comparison:
     def honesty(self, quantities: Mapping[str, xr.DataArray]) -> pd.DataFrame:
         """Return the honesty checks of the sides under test (:mod:`~.honesty`).
 
-        Independence and copies at every look; reproducibility once, at the
-        first, for every side whose source calls a sampler with the seed (two
-        short calls each, ``rerun``; stored draws have none).
+        Independence, copies and reproducibility, at the last look: for
+        reproducibility, every side whose source calls a sampler with the seed
+        (two short calls each, ``rerun``; stored draws have none).
         """
         if self.reproducibility is None:
             seed = self.settings["seed"]
@@ -380,11 +380,18 @@ class _Comparison:
         return [label for label in labels if self.growing[label].grows]
 
     def finish(self, looks: list[_Look]) -> PairResult:
-        """Add the energy check to the last look's checks; return the run's :class:`PairResult`."""
+        """Add the energy and honesty checks to the last look's; return the :class:`PairResult`.
+
+        Both judge the last look's draws only: an earlier look that would have
+        failed an honesty check ends ``agree`` or undecided and the run grows on;
+        the verdict the run ends with always has them (the independence check
+        costs about a second per side and look at LDA's size).
+        """
         last = looks[-1]
         checks = agreement.with_energy_checks(
             last.checks, last.quantities, last.compared, last.summaries
         )
+        checks = pd.concat([checks, self.honesty(last.quantities)], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
         last.verdicts = verdicts
         undecided = any(verdicts[label] not in DECIDED for label in self.under_test())
