@@ -6,11 +6,21 @@ Unanswered, the checker says so and gives nothing away (so the notebooks run
 unattended in the tests). Wrong, it gives a hint; right, the explanation. The
 checking cells are tagged ``checker`` and hidden (``jupyter.source_hidden``;
 the published pages show their output only), since their code holds the answer.
+
+Every checker names one plausible ``wrong`` answer (the mistake the hint warns
+against). With :data:`SELFTEST` set in the environment (the notebook tests set
+it), an unanswered checker also checks itself, silently: the right answer is
+accepted and the wrong one refused, or it raises ``AssertionError``. So a
+tolerance too loose to tell the two apart fails ``make test``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+
+SELFTEST = "MCMC_PAIRS_EXERCISE_SELFTEST"
+"""Environment variable: when set, an unanswered checker tests itself (see the module)."""
 
 
 def _unanswered(answer) -> bool:
@@ -21,9 +31,26 @@ def _unanswered(answer) -> bool:
     return False
 
 
+def _selftest(accepts, expected, wrong) -> None:
+    """Raise ``AssertionError`` unless ``accepts(expected)`` and not ``accepts(wrong)``."""
+    if not os.environ.get(SELFTEST):
+        return
+    assert wrong is not None, "an exercise must name a plausible wrong answer (wrong=...)"
+    assert accepts(expected), f"the checker refuses its own answer {expected!r}"
+    assert not accepts(wrong), f"the checker accepts the wrong answer {wrong!r}"
+
+
+def _number_accepted(value, expected: float, rel: float, absolute: float) -> bool:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return False
+    return abs(value - expected) <= max(rel * abs(expected), absolute)
+
+
 def check_number(
     answer, expected: float, *, rel: float = 0.05, absolute: float = 0.0, hint: str = "",
-    why: str = "",
+    why: str = "", wrong: float | None = None,
 ) -> bool | None:  # fmt: skip
     """Say whether a number ``answer`` is within ``rel`` (relative) or ``absolute`` of ``expected``.
 
@@ -37,6 +64,8 @@ def check_number(
         Accepted relative and absolute error.
     hint, why : str
         Shown after a wrong and after a right answer.
+    wrong : float
+        A plausible wrong answer, which must be refused (:data:`SELFTEST`).
 
     Returns
     -------
@@ -44,13 +73,14 @@ def check_number(
         ``None`` when unanswered.
     """
     if _unanswered(answer):
+        _selftest(lambda v: _number_accepted(v, expected, rel, absolute), expected, wrong)
         return None
     try:
         value = float(answer)
     except (TypeError, ValueError):
         print(f"✘ Expected a number, got {answer!r}.")
         return False
-    right = abs(value - expected) <= max(rel * abs(expected), absolute)
+    right = _number_accepted(value, expected, rel, absolute)
     if right:
         print(f"✔ Right: {value:g} (the answer is {expected:.4g}). {why}".rstrip())
     else:
@@ -58,7 +88,52 @@ def check_number(
     return right
 
 
-def check_choice(answer, expected: str, explanations: Mapping[str, str]) -> bool | None:
+def _integer_accepted(value, expected: int) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return number == int(expected)
+
+
+def check_integer(
+    answer, expected: int, *, hint: str = "", why: str = "", wrong: int | None = None
+) -> bool | None:
+    """Say whether an integer ``answer`` is exactly ``expected`` (a count, a period, a size).
+
+    Parameters
+    ----------
+    answer : int or None
+        The reader's answer; ``None`` means not answered yet.
+    expected : int
+        The right answer.
+    hint, why : str
+        Shown after a wrong and after a right answer.
+    wrong : int
+        A plausible wrong answer (often the off-by-one), refused (:data:`SELFTEST`).
+
+    Returns
+    -------
+    bool or None
+        ``None`` when unanswered.
+    """
+    if _unanswered(answer):
+        _selftest(lambda v: _integer_accepted(v, expected), int(expected), wrong)
+        return None
+    if not _number_accepted(answer, 0.0, 0.0, float("inf")):
+        print(f"✘ Expected a whole number, got {answer!r}.")
+        return False
+    right = _integer_accepted(answer, expected)
+    if right:
+        print(f"✔ Right: {int(expected)}. {why}".rstrip())
+    else:
+        print(f"✘ Not quite: {answer:g} is not it. Hint: {hint}".rstrip())
+    return right
+
+
+def check_choice(
+    answer, expected: str, explanations: Mapping[str, str], *, wrong: str | None = None
+) -> bool | None:
     """Say whether a multiple-choice ``answer`` (a letter) is ``expected``.
 
     Parameters
@@ -69,6 +144,8 @@ def check_choice(answer, expected: str, explanations: Mapping[str, str]) -> bool
         The right letter.
     explanations : mapping of str to str
         For each letter, why it is right or wrong (shown for the chosen one).
+    wrong : str
+        A plausible wrong letter, which must be refused (:data:`SELFTEST`).
 
     Returns
     -------
@@ -76,6 +153,10 @@ def check_choice(answer, expected: str, explanations: Mapping[str, str]) -> bool
         ``None`` when unanswered.
     """
     if _unanswered(answer):
+        accepts = lambda letter: str(letter).strip().lower() == expected.lower()  # noqa: E731
+        _selftest(accepts, expected, wrong)
+        if wrong is not None and os.environ.get(SELFTEST):
+            assert str(wrong).strip().lower() in explanations, f"{wrong!r} is not a choice"
         return None
     letter = str(answer).strip().lower()
     if letter not in explanations:

@@ -34,6 +34,7 @@ import hashlib
 import html
 import io
 import json
+import os
 import re
 import sys
 import time
@@ -56,6 +57,8 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 HTML_DIR = NOTEBOOK_DIR / "html"
 SMALL = {"draws": 200, "tune": 200, "chains": 2, "max_draws": 200}
 METADATA_KEY = "mcmc_pairs"
+SELFTEST = "MCMC_PAIRS_EXERCISE_SELFTEST"
+"""Set while a notebook runs: each exercise checker checks that it refuses its `wrong` answer."""
 
 
 def cells_of(nb) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -112,6 +115,7 @@ def execute(path: Path, small: bool) -> nbformat.NotebookNode:
     client = NotebookClient(
         nb, timeout=7200, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
     )
+    os.environ[SELFTEST] = "1"  # every exercise's checker checks itself (notebooks/_exercises.py)
     client.execute()
     if position is not None:
         del nb.cells[position]

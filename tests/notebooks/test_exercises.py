@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 SPEC = importlib.util.spec_from_file_location(
     "_exercises", Path(__file__).resolve().parents[2] / "notebooks" / "_exercises.py"
 )
@@ -34,3 +36,27 @@ def test_check_choice(capsys):
     assert not ex.check_choice("a", "b", explanations)
     assert "why a" in capsys.readouterr().out
     assert not ex.check_choice("z", "b", explanations)
+
+
+def test_check_integer_is_exact(capsys):
+    assert ex.check_integer(522, 522)
+    assert ex.check_integer(522.0, 522)
+    assert not ex.check_integer(523, 522, hint="HINT")
+    assert "HINT" in capsys.readouterr().out
+    assert not ex.check_integer("many", 522)
+
+
+def test_an_unanswered_checker_tests_itself_when_asked(monkeypatch):
+    ex.check_number(None, 0.1, rel=0.01, wrong=0.2)  # not asked: nothing checked
+    monkeypatch.setenv(ex.SELFTEST, "1")
+    ex.check_number(None, 0.1, rel=0.01, wrong=0.2)
+    ex.check_integer(None, 522, wrong=521)
+    ex.check_choice(None, "b", {"a": "", "b": ""}, wrong="a")
+    with pytest.raises(AssertionError, match="accepts the wrong answer"):
+        ex.check_number(None, 522, rel=0, absolute=1.5, wrong=523)  # too loose to tell them apart
+    with pytest.raises(AssertionError, match="must name a plausible wrong answer"):
+        ex.check_integer(None, 3)
+    with pytest.raises(AssertionError, match="accepts the wrong answer"):
+        ex.check_choice(None, "b", {"a": "", "b": ""}, wrong="B")
+    with pytest.raises(AssertionError, match="not a choice"):
+        ex.check_choice(None, "b", {"a": "", "b": ""}, wrong="z")
