@@ -92,10 +92,15 @@ def show(*functions):
 # **An error in the seed.** Its program defines
 # `samplesource = multivariate_normal(mean=[5,-1], cov=[[1,0.5],[0.5,2]])`, a
 # *different* covariance: it has $\sigma_2 = \sqrt 2$ and
-# $\rho = 0.5/\sqrt 2 \approx 0.354$. That object is only used to colour the
-# density surface of the seed's figure; its Gibbs code (`m1=5, m2=-1, s1=1, s2=2,
-# rho=0.5`) samples $\Sigma = [[1, 1], [1, 4]]$, the matrix of its text. So the
-# right target is $[[1, 1], [1, 4]]$, and that is what both sides here sample.
+# $\rho = 0.5/\sqrt 2 \approx 0.354$. The program uses that object for one thing
+# only: at every draw it computes `z = samplesource.pdf([x,y])` and appends it to
+# `z_res`, and `z_res` is never plotted nor read again (the unused `Axes3D` import
+# suggests a 3-D density plot that was dropped). The seed's figure is drawn from
+# `x_res` and `y_res` alone: their histograms against normal densities of mean 5,
+# sd 1 and mean −1, sd 2, the marginals of $[[1, 1], [1, 4]]$. Its Gibbs code
+# (`m1=5, m2=-1, s1=1, s2=2, rho=0.5`) samples $\Sigma = [[1, 1], [1, 4]]$, the
+# matrix of its text. So the right target is $[[1, 1], [1, 4]]$, and that is what
+# both sides here sample.
 
 # %%
 data = default_data()
@@ -106,6 +111,10 @@ print("covariance sampled by the seed's Gibbs code (and here):\n", cov_code)
 print("covariance of the seed's `samplesource` line:\n", cov_samplesource)
 s2 = np.sqrt(cov_samplesource[1, 1])
 print(f"samplesource implies sigma2 = {s2:.3f}, rho = {cov_samplesource[0, 1] / s2:.3f}")
+# the sentences above: the Gibbs code's covariance is [[1, 1], [1, 4]] (sigma = (1, 2), rho = 0.5)
+# and samplesource's has sigma2 = sqrt 2 and rho = 0.5 / sqrt 2, about 0.354
+assert np.allclose(cov_code, [[1, 1], [1, 4]])
+assert round(s2, 3) == 1.414 and round(cov_samplesource[0, 1] / s2, 3) == 0.354
 show(gibbs.covariance)
 
 # %% [markdown]
@@ -161,6 +170,9 @@ x = out["x"]
 print("shape:", x.shape)
 print("sample mean:", x.reshape(-1, 2).mean(axis=0).round(3))
 print("sample covariance:\n", np.cov(x.reshape(-1, 2).T).round(3))
+# "near [[1, 1], [1, 4]] and not near the samplesource matrix"
+sample_cov = np.cov(x.reshape(-1, 2).T)
+assert np.abs(sample_cov - cov_code).max() < np.abs(sample_cov - cov_samplesource).max()
 
 # %%
 fig, ax = plt.subplots(figsize=(5.5, 5))
@@ -194,6 +206,8 @@ for x2 in (-5.0, -1.0, 3.0):
     mean, sd = gibbs.x1_given_x2(x2, data["mu"], data["sigma"], data["rho"])
     print(f"p(x1 | x2 = {x2:+.0f}) = N({mean:.3f}, sd {sd:.3f})")
 print(f"marginal  p(x1)      = N({data['mu'][0]:.3f}, sd {data['sigma'][0]:.3f})")
+# "a mean that moves with x2 and a smaller sd, sigma_1 sqrt(1 - rho^2)"
+assert np.isclose(sd, data["sigma"][0] * np.sqrt(1 - data["rho"] ** 2)) and sd < data["sigma"][0]
 
 # %% [markdown]
 # A sampler that took the seed at its word and drew each coordinate from its
@@ -219,6 +233,11 @@ backward = (centred[:, :-1, 0] * centred[:, 1:, 1]).mean()
 rho_, (s1, s2_) = data["rho"], data["sigma"]
 print(f"Cov(x2_t, x1_t+1) = {forward:.3f}  (exact {rho_ * s1 * s2_:.3f})")
 print(f"Cov(x1_t, x2_t+1) = {backward:.3f}  (exact {rho_**3 * s1 * s2_:.3f})")
+# "not reversible": the two lagged covariances differ, as computed (1 and 0.25); within 0.15 of
+# them from 1000 draws per chain (the tests' 200 draws are noisier)
+assert forward > backward
+if draws >= 1000:
+    assert abs(forward - 1) < 0.15 and abs(backward - 0.25) < 0.15
 
 # %% [markdown]
 # ## 4. PyMC 模型 · The same target as a PyMC model
@@ -242,7 +261,8 @@ print(model.str_repr())
 #
 # $$ z = \frac{a - b}{\sqrt{\mathrm{MCSE}_a^2 + \mathrm{MCSE}_b^2}}, $$
 #
-# with Holm's correction over all checks of the run. The target is known exactly,
+# (MCSE: Monte Carlo standard error, 蒙特卡洛标准误), with Holm's correction over
+# all checks of the run. The target is known exactly,
 # so both sides are also checked against it. Each side must also pass the gates
 # $\hat R < 1.01$ and bulk and tail ESS $\ge 100$ per chain.
 
@@ -306,6 +326,31 @@ display(judged.assign(passed=judged["passed"].astype(int))
         .pivot_table(index=["kind", "quantity"], columns="statistic", values="passed",
                      aggfunc="min"))  # fmt: skip
 
+
+def passed(kind, quantity, statistic=None):
+    """The `passed` column of the planted bug's checks of one kind, quantity (and statistic)."""
+    user = broken.checks[broken.checks["side"] == "user"]
+    rows = user[(user["kind"] == kind) & (user["quantity"] == quantity)]
+    rows = rows if statistic is None else rows[rows["statistic"] == statistic]
+    assert len(rows), (kind, quantity, statistic)
+    return rows["passed"].astype(bool)
+
+
+# the next cell's sentences: every check of x1 and x2 alone passes; the mean of the centred
+# product (near 0 instead of 1) fails. With the full run's draws (the tests run 200 per chain,
+# too few to see them) also the mean of the log density (shifted by 1/3) and the energy check
+# fail, the gates pass (R-hat can miss 1.01 at 200) and the verdict is disagree
+for kind in ("agreement", "exact"):
+    assert passed(kind, "x[0]").all() and passed(kind, "x[1]").all()
+    assert not passed(kind, "x[0]*x[1]", "z(mean)").any()
+    if draws >= 1000:
+        assert not passed(kind, "logp", "z(mean)").any()
+assert abs(broken.summaries["user"].at["x[0]*x[1]", "mean"]) < 0.3
+if draws >= 1000:
+    assert not passed("multivariate", "all", "energy").any()
+    assert broken.checks.query("side == 'user' and kind == 'diagnostic'")["passed"].all()
+    assert broken.verdict == "disagree"
+
 # %% [markdown]
 # **Which check caught it, and why the others could not** (1 = passed, 0 =
 # failed, above). Every check of $x_1$ and $x_2$ alone passes: their means, sds
@@ -322,8 +367,15 @@ display(judged.assign(passed=judged["passed"].astype(int))
 #
 # * **Trace plots** (样本路径图, seed 001 §7.1): chains started at dispersed points should
 #   quickly overlap and look like stationary noise.
-# * **Rank plots**: rank all draws together and histogram each chain's ranks;
-#   if the chains sample the same distribution every histogram is flat.
+# * **Rank plots** (`arviz_plots.plot_rank`): rank the draws of all chains
+#   together and scale the ranks to $[0, 1]$ (fractional ranks); for each chain
+#   (one colour each) draw the difference between the ECDF of its ranks and the
+#   uniform CDF (a Δ-ECDF curve). If the chains sample the same distribution each
+#   chain's ranks are uniform and every curve wanders close to 0. Each panel
+#   prints the p-value of a test that the ranks of all the chains are uniform
+#   (it allows for autocorrelation), against α = 0.01; below α the points that
+#   pull it down are marked. What this test and the verdict each use: [The
+#   diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn).
 # * **ESS**: the number of independent draws the correlated chain is worth; the
 #   MCSE of the mean is $\mathrm{sd}/\sqrt{\mathrm{ESS}}$.
 # * **$\hat R$**: compares between- and within-chain variance; near 1 when the
@@ -364,6 +416,9 @@ ax.set_xlabel("draw")
 ax.set_ylabel("running mean of $x_1$")
 ax.legend()
 plt.show()
+# "the cumulative mean of every chain settles on mu_1 = 5": each within 5 standard errors
+# (ESS per draw 0.6, section below)
+assert np.all(np.abs(running[:, -1] - data["mu"][0]) < 5 / np.sqrt(0.6 * x1.shape[1]))
 
 # %% [markdown]
 # ### 有效样本量 · A teaching ESS, checked against arviz_stats
@@ -412,29 +467,32 @@ answer = None  # your number
 # %% jupyter={"source_hidden": true} tags=["checker"]
 strong = data | {"rho": 0.9}
 ex.check_number(answer, gibbs.x1_given_x2(0.0, data["mu"], data["sigma"], 0.9)[1], rel=0.01,
-                hint="sigma_1 sqrt(1 - rho^2).",
+                hint="the sd, not the variance: sigma_1 sqrt(1 - rho^2).",
                 why="sqrt(1 - 0.81) = 0.436: the stronger the correlation, the smaller "
-                    "each Gibbs step.")  # fmt: skip
+                    "each Gibbs step.",
+                wrong=1 - 0.9**2)  # the variance (1 - rho^2) sigma_1^2 = 0.19  # fmt: skip
 
 # %% [markdown]
 # **Exercise 2 (predict the ESS).** Still at $\rho = 0.9$, the kept $x_1$ chain is
 # an AR(1) process with coefficient $\rho^2$. Predict its effective sample size
-# as a fraction of the number of draws, $\mathrm{ESS}/N$. The cell after the
-# checker measures it with `arviz_stats`.
+# as a fraction of the number of draws, $\mathrm{ESS}/N$. A right answer also
+# shows the fraction measured with `arviz_stats` on a run at $\rho = 0.9$.
 
 # %%
 answer = None  # your fraction
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
+slow = gibbs.sample(strong, draws=4 * draws, tune=tune, chains=chains, random_seed=seed)["x"]
+measured = float(azs.ess(slow[..., 0], method="mean")) / slow[..., 0].size
+if draws >= 1000:  # the measurement quoted below agrees with the theory (noisier at 200 draws)
+    assert abs(measured - (1 - 0.9**2) / (1 + 0.9**2)) < 0.02
 ex.check_number(answer, (1 - 0.9**2) / (1 + 0.9**2), rel=0.05,
                 hint="for AR(1) with coefficient phi, ESS / N = (1 - phi) / (1 + phi), "
-                     "and phi = rho^2.",
-                why="(1 - 0.81) / (1 + 0.81) = 0.105: ten draws are worth about one.")  # fmt: skip
-slow = gibbs.sample(strong, draws=4 * draws, tune=tune, chains=chains, random_seed=seed)["x"]
-print(
-    f"measured ESS / N for x1 at rho = 0.9: "
-    f"{float(azs.ess(slow[..., 0], method='mean')) / slow[..., 0].size:.3f}"
-)
+                     "and phi = rho^2, not rho.",
+                why=f"(1 - 0.81) / (1 + 0.81) = 0.105: ten draws are worth about one. "
+                    f"Measured with arviz_stats on {chains} chains x {4 * draws} draws at "
+                    f"rho = 0.9: ESS / N = {measured:.3f}.",
+                wrong=(1 - 0.9) / (1 + 0.9))  # phi = rho instead of rho^2: 0.053  # fmt: skip
 
 # %% [markdown]
 # **Exercise 3 (find the planted bug).** A hand-written Gibbs sampler gets
@@ -454,4 +512,4 @@ ex.check_choice(answer, "c", {
          "still targets the right joint distribution, covariance included.",
     "c": "marginals exact and covariance 0: the coordinates know nothing of each other. "
          "That is seed 001's 'full conditional = marginal' taken literally.",
-})  # fmt: skip
+}, wrong="a")  # fmt: skip
