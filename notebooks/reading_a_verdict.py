@@ -24,7 +24,7 @@
 # posterior and prints a **verdict**: `agree`, `disagree`, `inconclusive` or
 # `not converged`. This notebook explains, once, every number behind a verdict,
 # recomputing each by hand from the draws and checking it against the harness:
-# the Monte Carlo standard error (MCSE, seed 001's "MC-误差"), the z-score, the
+# the Monte Carlo standard error (MCSE, 蒙特卡洛标准误; seed 001 writes "MC-误差"), the z-score, the
 # effective sample size (ESS, 有效样本量) and $\hat R$ (seed 001's "Gelman-Rubin 法"), Holm's
 # correction, and the *resolution* that `agree` certifies. It then plants a bug
 # from the catalogue of wrong samplers and reads the verdict that catches it.
@@ -76,7 +76,7 @@ display(
 )
 
 # %% [markdown]
-# ## 2. MC-误差与有效样本量 · MCSE and ESS
+# ## 2. 蒙特卡洛标准误与有效样本量 · MCSE and ESS
 #
 # Draws of a Markov chain are correlated, so $N$ draws carry less information
 # than $N$ independent ones. The **effective sample size** is the number of
@@ -150,8 +150,8 @@ ranked["threshold by hand"] = stats.t.isf(ranked["holm level"] / 2, df[ranked.in
 display(ranked[["comparison", "quantity", "statistic", "value", "p", "holm level",
                 "threshold by hand", "threshold", "passed"]].head(8).round(4))  # fmt: skip
 assert np.allclose(ranked["threshold by hand"], ranked["threshold"])
-print(
-    f"{m} z-checks; the largest |z| allowed is {ranked['threshold'].max():.2f}, "
+print(  # how many z-checks there are is Exercise 2's answer: not printed here
+    f"the largest |z| allowed is {ranked['threshold'].max():.2f}, "
     f"the smallest {ranked['threshold'].min():.2f}"
 )
 
@@ -207,7 +207,7 @@ print(
 )
 
 # %% [markdown]
-# ## 7. 四种判决 · The four verdicts
+# ## 7. 四种结论 · The four verdicts
 #
 # * `agree`: every resolution within δ, nothing detected, both sides converged.
 #   Trust the sampler, at that resolution.
@@ -249,21 +249,214 @@ broken = run_pair(
 print("verdict for the planted bug:", broken.verdict)
 failed = broken.checks[~broken.checks["passed"]]
 display(failed.groupby(["kind", "statistic"]).size().rename("failed checks").to_frame())
-display(broken.checks[(broken.checks["kind"] == "agreement")
-                      & broken.checks["quantity"].isin(["x[0]", "x[1]"])]
-        [["quantity", "statistic", "value", "threshold", "passed"]].round(2))  # fmt: skip
+z_rows = broken.checks[broken.checks["kind"].isin(["agreement", "exact"])]
+display(z_rows[z_rows["quantity"].isin(["x[0]", "x[1]"])].pivot_table(
+    index=["comparison", "quantity"], columns="statistic", values="value").round(2))  # fmt: skip
+print("failed z-checks of a mean:")
+display(z_rows[(z_rows["statistic"] == "z(mean)") & ~z_rows["passed"]]
+        [["comparison", "quantity", "value", "threshold"]].round(2))  # fmt: skip
 
 # %% [markdown]
 # **Which check caught it, and why the others could not.** The conditional
 # *means* are right, so the chain is centred where it should be: the z-checks of
-# the means of $x_1$ and $x_2$ pass. Every conditional draw is too wide, so the
-# stationary distribution is too wide: the **sd** checks fail, and with them
-# some of the tail quantiles (5 %, 95 %) and the log density of each draw (too
-# many draws far from the mode; the first table counts the failed checks by
-# statistic), and the energy check of the joint distribution. The convergence
-# gates pass: this chain mixes
-# well, it just mixes around the wrong distribution. That is why the harness
-# compares spreads and tails, and not only means.
+# the means of the coordinates $x_1$ and $x_2$ pass, against PyMC and against
+# the exact answer. Every conditional draw is too wide, so the stationary
+# distribution is too wide: the **sd** checks of both coordinates fail, against
+# PyMC and against the exact answer, and so do checks of what the width moves
+# (the first table counts the failed checks by statistic). The 5 % quantiles of
+# $x_1$ and $x_2$, and the 95 % quantile of $x_1$, fail against the exact answer
+# (against PyMC they stay below their thresholds). The log density of each draw
+# is lower on average (too many draws far from the mode): its **mean** fails,
+# with its sd, 5 % quantile and median. (This model has no data, so its log
+# density is its log prior, and the checks of `log_prior` and `logp` against
+# PyMC are the same checks twice.) The mean of the centred product, the
+# covariance, which the wider spread inflates too, fails against the exact
+# answer but not against PyMC. So the failed checks of a mean (the last table)
+# are two against PyMC and two against the exact answer, none of them a
+# coordinate's. The energy check of the joint distribution fails as well. The
+# convergence gates pass: this chain mixes well, it just mixes around the wrong
+# distribution. That is why the harness compares spreads and tails, and not only
+# means.
+
+# %%
+# the paragraph above, against the run's checks (at full settings: at the test suite's
+# 200 draws a chain the same bug moves each statistic by fewer Monte Carlo errors)
+failed = {  # (kind, statistic): the quantities whose z-check failed
+    key: set(rows.loc[~rows["passed"], "quantity"])
+    for key, rows in z_rows.groupby(["kind", "statistic"])
+}
+coordinates = {"x[0]", "x[1]"}
+assert not failed["agreement", "z(mean)"] & coordinates  # the coordinates' means pass
+assert not failed["exact", "z(mean)"] & coordinates
+gates = broken.checks[(broken.checks["kind"] == "diagnostic") & (broken.checks["side"] == "user")]
+if draws >= 1000:
+    assert broken.verdict == "disagree"
+    assert gates["passed"].all()  # the gates pass
+    assert coordinates <= failed["agreement", "z(sd)"] & failed["exact", "z(sd)"]
+    assert coordinates <= failed["exact", "z(q5)"]
+    assert not coordinates & failed["agreement", "z(q5)"]
+    assert failed["exact", "z(q95)"] == {"x[0]"} and not failed.get(("agreement", "z(q95)"))
+    for statistic in ("z(mean)", "z(sd)", "z(q5)", "z(q50)"):  # the log density's
+        assert {"logp", "log_prior"} <= failed["agreement", statistic]
+        assert "logp" in failed["exact", statistic]
+    assert failed["agreement", "z(mean)"] == {"logp", "log_prior"}  # two against PyMC
+    assert failed["exact", "z(mean)"] == {"x[0]*x[1]", "logp"}  # two against the exact answer
+    energy = broken.checks[broken.checks["kind"] == "multivariate"]
+    assert not energy["passed"].any()
+
+# %% [markdown]
+# <a id="the-diagnostics-as-drawn"></a>
+#
+# ## The diagnostics as drawn · 图中的诊断
+#
+# A report page (`compare`, `report`) shows, under the verdict and its checks,
+# figures of each side: traces, running means, densities, **rank plots** and
+# autocorrelations. They are there to be looked at: **the verdict uses none of
+# them**. The other notebooks draw the same rank plots (`arviz_plots.plot_rank`),
+# and two of their marks need reading.
+#
+# **The curve.** Pool the draws of all the chains of one side, rank them, and
+# divide by their number: the *fractional ranks* lie in (0, 1). If every chain
+# samples the same distribution, each chain's fractional ranks are uniform on
+# (0, 1), and their ECDF (经验分布函数) $\hat F_j(u)$ is close to the uniform's,
+# $F(u) = u$. Each line is one chain's difference $\hat F_j(u) - u$ against $u$:
+# it starts and ends at 0 and wanders near 0; a chain whose draws sit high (too
+# many high ranks) runs below zero, one that sits low runs above. The y-axis is
+# hidden; the panel spans ±1.3 times the Dvoretzky–Kiefer–Wolfowitz bound (or the
+# largest difference, when larger), so the panel's edge is not a band.
+#
+# **The p-value and the black dots.** The text on each panel,
+# `p=0.00(α=0.01)`, is arviz-stats' multi-chain uniformity test: at each $u$, the
+# number of chain $j$'s draws among the lowest ranks is compared with the
+# hypergeometric distribution it has when the draws are *exchangeable* (in random
+# order across chains), and the pointwise p-values are combined into one per
+# panel (a Cauchy combination). α = 0.01 is 1 − arviz's `stats.envelope_prob`.
+# When p < α, black dots mark the points that push p down most. This version of
+# arviz-plots draws **no band**: the simultaneous band (Säilynoja et al. 2022,
+# the envelope that the whole curve stays inside with probability 1 − α when the
+# ranks are uniform) is its older `method="envelope"`; points outside that band
+# meant what the black dots mean now.
+#
+# **Why p = 0.00 can sit beside `agree`.** The verdict (section 7; "What agree
+# means" in `docs/contracts.md`) uses the z-checks of the mean, sd and 5, 50 and
+# 95 % quantiles of every quantity, each with its 蒙特卡洛标准误 (MCSE) from
+# arviz-stats, which counts the autocorrelation of the draws through the ESS;
+# Holm's correction at 1 %; the resolution δ that `agree` certifies (section 6);
+# the gates ($\hat R$, ESS); the energy, support and honesty checks. It does not
+# use the rank plot: that is shown, not judged. And the rank plot's test asks
+# other questions, which the verdict does not need answered:
+#
+# * It compares a side's chains **with each other**, never with PyMC or the exact
+#   answer. The planted bug of section 8, whose chains all sample the same wrong
+#   distribution, passes it (below), while its verdict is `disagree`: fed the
+#   same random numbers as the correct Gibbs sampler, its chains are the correct
+#   chains stretched about their centre, so they have the same ranks and the same
+#   rank plot, to the last digit of its p.
+# * Its exchangeable draws are **independent draws**. Autocorrelated chains
+#   wander further than that, so correct chains of a slowly mixing sampler get a
+#   small p (below); the z-checks count the autocorrelation through the ESS. The
+#   report pages thin each chain to 500 draws (稀疏化（抽稀）) before drawing,
+#   which removes much of it; the rank plots of [mh_targets](mh_targets.ipynb)
+#   are drawn from every draw.
+# * With many draws it sees **chain-level differences** far below δ: one chain
+#   of four off by 0.1 sd, in 5 000 independent draws a chain, is flagged
+#   (below), while $\hat R$ stays below 1.01 and the statistics of the pooled
+#   draws, which are what the verdict certifies, move by about 0.025 sd, an
+#   eighth of δ.
+# * The draws of a **discrete quantity** tie, and tied draws share a rank: each
+#   chain's ECDF climbs in steps that the test, made for distinct values, reads
+#   as a difference, so correct chains of a 0/1 quantity get p ≈ 0 (below). The
+#   verdict compares discrete quantities by their mean, sd and $P(X \le k)$.
+#
+# **Why a second reference can stay `inconclusive`.** A pair may also run PyMC
+# with another step method (`mh_normal` and `mh_beta` run `pymc:metropolis`).
+# Such a *second reference* is compared with NUTS and with the exact answer and
+# gets a verdict, but **it decides nothing**: the pair's verdict is its worst
+# side *under test*'s. Nor does it grow: a look that doubles the draws doubles
+# them for the sides under test (and for NUTS when NUTS's error is what limits
+# them), never for a second reference. So PyMC's Metropolis keeps its first
+# look's draws, and their ESS can be too small for its resolution to reach the
+# tolerance: `inconclusive`, as in [mh_targets](mh_targets.ipynb) section 3. It
+# says "this reference would need more draws", nothing about the sampler under test.
+#
+# The rank plot of the planted bug, drawn by the report's own function (each
+# chain thinned to 500 draws), and the p-values of the cases above:
+
+# %%
+from types import SimpleNamespace
+
+import xarray as xr
+
+from mcmc_pairs.comparisons import report
+
+
+def rank_p(draws, thin_to=None):
+    """The p on a rank plot's panel (arviz-stats' multi-chain test) for draws (chain, draw)."""
+    draws = np.asarray(draws)
+    if thin_to:
+        draws = draws[:, :: -(-draws.shape[1] // thin_to)]  # as the report thins
+    ranks = xr.Dataset({"q": (("chain", "draw"), draws)}).azstats.compute_ranks(
+        dim=("chain", "draw"), relative=True
+    )
+    return float(ranks.azstats.mchain_uniformity_test(dim=("chain", "draw"))[0]["q"])
+
+
+bug = broken.sides["user"].quantities.sel(quantity=["x[0]", "x[1]"])
+figure = report.rank_figure(SimpleNamespace(quantities=bug)).viz["figure"].item()
+figure.set_size_inches(7, 2.2)
+display(figure)
+plt.close(figure)
+# %matplotlib inline
+
+right = result.sides["handrolled:gibbs"].quantities.sel(quantity=["x[0]", "x[1]"])
+p_bug, p_right = (
+    {q: rank_p(sides.sel(quantity=q).values, report.RANK_MAX_DRAWS) for q in ("x[0]", "x[1]")}
+    for sides in (bug, right)
+)
+print(f"planted bug (verdict {broken.verdict}), rank-plot p: "
+      + ", ".join(f"{q} {p:.4f}" for q, p in p_bug.items()))  # fmt: skip
+print(f"correct Gibbs (verdict {result.verdict}), rank-plot p: "
+      + ", ".join(f"{q} {p:.4f}" for q, p in p_right.items()))  # fmt: skip
+
+rng = np.random.default_rng(seed)
+n = 5_000
+rho = 0.8  # four AR(1) chains, all with the stationary distribution N(0, 1)
+ar = np.empty((4, n))
+ar[:, 0] = rng.standard_normal(4)
+innovations = rng.standard_normal((4, n)) * np.sqrt(1 - rho**2)
+for t in range(1, n):
+    ar[:, t] = rho * ar[:, t - 1] + innovations[:, t]
+ess_ar = float(azs.ess(ar, method="mean"))
+z_ar = ar.mean() / (ar.std(ddof=1) / np.sqrt(ess_ar))
+shifted = rng.standard_normal((4, n))
+shifted[0] += 0.1
+coin = (rng.random((4, 1000)) < 0.3).astype(float)
+cases = {
+    f"AR(1) chains, rho {rho}, every draw": rank_p(ar),
+    "the same, thinned to 500 a chain": rank_p(ar, report.RANK_MAX_DRAWS),
+    "independent draws, one chain of four off by 0.1 sd": rank_p(shifted),
+    "independent 0/1 draws, P(1) = 0.3": rank_p(coin),
+}
+display(pd.Series(cases, name="rank-plot p").round(4).to_frame())
+print(f"AR(1): ESS {ess_ar:.0f} of {ar.size} draws, z of its mean against the exact 0: {z_ar:.2f}")
+print(f"one chain off by 0.1 sd: R-hat {float(azs.rhat(shifted)):.4f}")
+# the sentences above: the bug's chains pass the rank plot while the verdict says disagree;
+# autocorrelated, shifted-by-0.1-sd and 0/1 chains get a small p, and the thinned AR(1)
+# chains do not; the AR(1) mean passes its z-check; the shifted chains pass R-hat < 1.01
+assert min(p_bug.values()) > 0.01
+assert p_bug == p_right  # the same ranks: the bug's chains are the right ones, stretched
+for q in ("x[0]", "x[1]"):
+    ranks = [stats.rankdata(sides.sel(quantity=q)) for sides in (bug, right)]
+    assert np.array_equal(*ranks)
+if draws >= 1000:
+    assert broken.verdict == "disagree"
+alpha_rank = 0.01
+assert cases[f"AR(1) chains, rho {rho}, every draw"] < alpha_rank
+assert cases["the same, thinned to 500 a chain"] > alpha_rank
+assert cases["independent draws, one chain of four off by 0.1 sd"] < alpha_rank
+assert cases["independent 0/1 draws, P(1) = 0.3"] < alpha_rank
+assert abs(z_ar) < 2.75  # the smallest Holm threshold above
+assert float(azs.rhat(shifted)) < 1.01
 
 # %% [markdown]
 # ## 9. 练习 · Exercises
@@ -275,8 +468,9 @@ display(broken.checks[(broken.checks["kind"] == "agreement")
 answer = None  # your number
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
-ex.check_number(answer, 2 / np.sqrt(400), rel=0.01, hint="MCSE = sd / sqrt(ESS).",
-                why="sd / sqrt(ESS) = 2 / 20.")  # fmt: skip
+ex.check_number(answer, 2 / np.sqrt(400), rel=0.01,
+                hint="MCSE = sd / sqrt(ESS): divide by the square root of the ESS, not the ESS.",
+                why="sd / sqrt(ESS) = 2 / 20.", wrong=2 / 400)  # fmt: skip
 
 # %% [markdown]
 # **Exercise 2.** With the run above, how many z-checks must share the 1 %
@@ -287,13 +481,20 @@ ex.check_number(answer, 2 / np.sqrt(400), rel=0.01, hint="MCSE = sd / sqrt(ESS).
 answer = None  # your number
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
-ex.check_number(answer, m, rel=0, absolute=0.5,
-                hint="len(checks[checks['kind'].isin(['agreement', 'exact'])])")  # fmt: skip
+ex.check_integer(answer, m,
+                 hint="count the z-checks only, the rows of kind 'agreement' and 'exact'; not "
+                      "the gates ('diagnostic'), the energy, support or honesty rows: "
+                      "len(checks[checks['kind'].isin(['agreement', 'exact'])]).",
+                 why=f"{m} z-checks ({(checks['kind'] == 'agreement').sum()} against PyMC, "
+                     f"{(checks['kind'] == 'exact').sum()} against the exact answer), so Holm's "
+                     f"first level is 1 % / {m} = {agreement.ALPHA / m:.2g}.",
+                 wrong=len(checks))  # fmt: skip
 
 # %% [markdown]
-# **Exercise 3 (find the planted bug).** A sampler's verdict is `disagree`; its
-# mean checks all pass, its sd checks fail with *positive* z (the sampler's sd
-# is larger than PyMC's), and its gates pass. Which bug is most likely?
+# **Exercise 3 (find the planted bug).** A sampler's verdict is `disagree`; the
+# checks of its coordinates' means pass, its sd checks fail with *positive* z
+# (the sampler's sd is larger than PyMC's), and its gates pass. Which bug is
+# most likely?
 # (a) the chain was not run long enough; (b) a conditional variance is too
 # large, e.g. $\sigma_1^2$ where $(1 - \rho^2)\sigma_1^2$ belongs; (c) the
 # proposal of a Metropolis step is too narrow.
@@ -309,7 +510,7 @@ ex.check_choice(answer, "b", {
          "variance, the bug planted above.",
     "c": "a narrow proposal mixes slowly (small ESS, failed gates); it does not change the "
          "distribution the chain converges to.",
-})  # fmt: skip
+}, wrong="a")  # fmt: skip
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3))
