@@ -423,7 +423,7 @@ assert (ignoring_b, round(ignoring_c, 2), round(exact["C"], 3)) == (0.6, 0.7, 0.
 # and a run of it (PyMC's draws reused): the exact mean checks of B and C fail
 ignoring = run_pair(pair, sampler=pair.wrong["gibbs_ignoring_children"], draws=draws,
                     tune=tune, chains=chains, seed=seed, max_draws=max_draws,
-                    pymc_from=result)  # fmt: skip
+                    pymc_from=result, progress=lambda event: None)  # fmt: skip
 mean_checks = ignoring.checks[(ignoring.checks["side"] == "user")
                               & (ignoring.checks["kind"] == "exact")
                               & (ignoring.checks["statistic"] == "z(mean)")]  # fmt: skip

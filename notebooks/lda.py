@@ -444,13 +444,15 @@ def caught_sentence(verdict, failures, components):
         text += "The energy check of the joint distribution (`multivariate`) passed. "
     passed = int(components["passed"].sum())
     return text + (
-        f"Of the {len(components)} checks of single components of θ and φ "
-        f"(and their products), {'every one' if passed == len(components) else passed} passed."
+        f"Of the {len(components)} agreement, diagnostic and support checks of single "
+        f"components of θ and φ (and of their products), "
+        f"{'every one' if passed == len(components) else passed} passed."
     )
 
 
 failures = failures_by_kind(judged)
-components = judged[judged["quantity kind"].isin(["phi", "theta"])]
+components = judged[judged["quantity kind"].isin(["phi", "theta"])
+                    & judged["kind"].isin(["agreement", "diagnostic", "support"])]  # fmt: skip
 display(Markdown(caught_sentence(broken.verdict, failures, components)))
 bug, nuts = broken.summaries["user"], result.summaries["pymc"]
 shift = {q: float((bug.at[q, "mean"] - nuts.at[q, "mean"]) / nuts.at[q, "sd"]) for q in label_free}
