@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from mcmc_pairs.comparisons.agreement import CHECK_COLUMNS, CHECK_TEST_COLUMNS
 from mcmc_pairs.comparisons.kinds import CheckKind
 
 ALPHA = 1e-6
@@ -60,10 +61,7 @@ RERUN_DRAWS = 20
 """Draws per chain of each of the reproducibility check's two short calls."""
 RERUN_TUNE = 20
 """Tuning steps of each of the reproducibility check's two short calls."""
-COLUMNS = (
-    "comparison", "side", "kind", "quantity", "statistic", "value", "threshold", "passed",
-    "gross", "p", "level", "note",
-)  # fmt: skip
+COLUMNS = (*CHECK_COLUMNS, "gross", *CHECK_TEST_COLUMNS)
 
 
 def chain_correlations(values: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:

@@ -274,8 +274,6 @@ class _Comparison:
     say: Callable[[RunEvent], None]
     sides: dict[str, Side] = field(default_factory=dict)
     cannot_grow: list[str] = field(default_factory=list)
-    reproducibility: list[dict] | None = None
-    """The reproducibility checks' rows, made once, at the first look (:meth:`honesty`)."""
 
     @classmethod
     def prepare(cls, pair: Pair, sampler, data, settings, pymc_from, stored, say) -> _Comparison:
@@ -349,14 +347,13 @@ class _Comparison:
         reproducibility, every side whose source calls a sampler with the seed
         (two short calls each, ``rerun``; stored draws have none).
         """
-        if self.reproducibility is None:
-            seed = self.settings["seed"]
-            self.reproducibility = [
-                honesty.reproducibility_check(label, self.growing[label].rerun, seed)
-                for label in self.under_test()
-                if _reruns(self.growing[label])
-            ]
-        return honesty.honesty_checks(quantities, self.under_test(), PYMC, self.reproducibility)
+        seed = self.settings["seed"]
+        reproducibility = [
+            honesty.reproducibility_check(label, self.growing[label].rerun, seed)
+            for label in self.under_test()
+            if _reruns(self.growing[label])
+        ]
+        return honesty.honesty_checks(quantities, self.under_test(), PYMC, reproducibility)
 
     def under_test(self) -> list[str]:
         """Return the labels of the sides whose verdicts make the run's."""
