@@ -1,13 +1,73 @@
-"""Every test starts with an empty reference cache of its own (``MCMC_PAIRS_CACHE``).
+"""Reference caches for the tests (``MCMC_PAIRS_CACHE``).
 
 The command line caches PyMC's reference runs by default
-(:mod:`mcmc_pairs.comparisons.reference_cache`); a test that runs it must not
-read what another test, or an earlier run of the suite, left there.
+(:mod:`mcmc_pairs.comparisons.reference_cache`). By default every test starts
+with an empty cache of its own: a test that counts PyMC's runs, or reads the
+events that say "done" or "from the reference cache", must not read what
+another test left there.
+
+The end-to-end folders (``tests/examples``, ``tests/zoo``) opt in to one cache
+for the whole session instead (:func:`shared_reference_cache`), shared by every
+pytest-xdist worker: a model's correct sampler, its planted bug, its README's
+commands and its SBC face the same PyMC reference, sampled once by whichever
+test comes first. The cache's contract is that a run read back gives the same
+draws and the same report bit for bit (tests/comparisons/test_reference_cache.py)
+and that runs sharing a directory never corrupt it, so no verdict depends on the
+order of the tests or on the number of workers; only the time does.
 """
 
+import os
+
 import pytest
+
+HEAVY_FIRST = (
+    "tests/comparisons/test_pairs.py",
+    "tests/comparisons/test_report.py",
+    "tests/examples/test_conjugate_step.py",
+    "tests/examples/test_numpyro_port.py",
+    "tests/examples/test_stored_draws.py",
+    "tests/examples/test_probit.py",
+    "tests/examples/test_eight_schools.py",
+    "tests/comparisons/test_pathological_reports.py",
+    "tests/zoo/test_zoo_end_to_end.py",
+    "tests/notebooks/test_notebooks.py",
+    "tests/comparisons/test_sbc.py",
+)
+"""Test files that take the longest on 2 cores (``--durations``), run first.
+
+``make test`` gives each pytest-xdist worker a whole file at a time
+(``--dist loadfile``), in the order of collection: the longest files first
+leave the short ones to fill the gaps at the end, instead of one long file
+starting last while the other worker idles (longest processing time first)."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """Order the files :data:`HEAVY_FIRST` first; the tests within a file keep their order."""
+    rank = {path: k for k, path in enumerate(HEAVY_FIRST)}
+    root = config.rootpath
+
+    def key(item):
+        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        return rank.get(path, len(rank))
+
+    items[:] = sorted(items, key=key)  # stable: the same order on every worker
 
 
 @pytest.fixture(autouse=True)
 def _own_reference_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("MCMC_PAIRS_CACHE", str(tmp_path_factory.mktemp("reference_cache")))
+
+
+@pytest.fixture(scope="session")
+def shared_reference_cache(tmp_path_factory):
+    """Return the session's one reference cache directory, shared by every xdist worker.
+
+    Each worker's base directory is ``<session>/popen-gwN``; the shared cache is
+    their common parent's ``shared_reference_cache``.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    path = base / "shared_reference_cache"
+    path.mkdir(exist_ok=True)
+    return path

@@ -1,8 +1,7 @@
-"""The calibration zoo, end to end through the command line, and each sampler alone.
+"""The calibration zoo: each model's files, and each sampler alone.
 
-Per model (``zoo.MODELS``): the correct sampler agrees with PyMC (exit 0,
-``agree``) and the planted bug is caught (exit 1, ``disagree``), at a fixed
-seed and the default settings. Then fast unit tests of each exact or Gibbs
+Per model (``zoo.MODELS``; the end-to-end compares are in ``test_zoo_end_to_end.py``):
+model and sampler share no code. Then fast unit tests of each exact or Gibbs
 sampler against a closed form computed here, independently of the sampler,
 with tolerances scaled by the Monte Carlo standard error, and the planted bug
 caught by the same test.
@@ -17,13 +16,6 @@ import pytest
 from scipy import integrate, special, stats
 
 import zoo
-from mcmc_pairs.comparisons import cli
-
-SEED = 1
-"""The seed of every command-line run."""
-
-XFAIL: dict[tuple[str, str], str] = {}
-"""(model, sampler) -> the harness weakness that makes its CLI test fail (issue 26)."""
 
 
 def _load(name, module="sampler"):
@@ -38,32 +30,6 @@ def _data(name):
     model = zoo.get(name)
     assert model.data.suffix == ".json"
     return json.loads(model.data.read_text())
-
-
-def _compare(name, planted_bug, tmp_path):
-    model = zoo.get(name)
-    report = f"{name}_bug" if planted_bug else name
-    args = [
-        "compare",
-        "--model", model.model,
-        "--data", str(model.data),
-        "--sampler", model.sampler(planted_bug),
-        "--name", report,
-        "--seed", str(SEED),
-        "--out", str(tmp_path),
-    ]  # fmt: skip
-    status = cli.main(args)
-    return status, json.loads((tmp_path / f"{report}.json").read_text())
-
-
-def _cases(planted_bug):
-    kind = "sample_planted_bug" if planted_bug else "sample"
-    cases = []
-    for model in zoo.MODELS:
-        reason = XFAIL.get((model.name, kind))
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        cases.append(pytest.param(model.name, marks=marks, id=model.name))
-    return cases
 
 
 def test_every_zoo_model_has_its_files():
@@ -87,20 +53,6 @@ def test_model_and_sampler_share_no_code(name):
         assert not any(other in n or "zoo" in n for n in names), f"{module}.py imports {names}"
     sampler_source = (folder / "sampler.py").read_text()
     assert "pymc" not in sampler_source.replace("PyMC", "")
-
-
-@pytest.mark.parametrize("name", _cases(planted_bug=False))
-def test_correct_sampler_agrees(name, tmp_path):
-    status, document = _compare(name, False, tmp_path)
-    assert document["verdict"] == "agree", [c for c in document["checks"] if not c["passed"]]
-    assert status == 0
-
-
-@pytest.mark.parametrize("name", _cases(planted_bug=True))
-def test_planted_bug_disagrees(name, tmp_path):
-    status, document = _compare(name, True, tmp_path)
-    assert document["verdict"] == "disagree"
-    assert status == 1
 
 
 # ---------------------------------------------------------------- unit tests
