@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, honesty, preflight
+from mcmc_pairs.comparisons import agreement, budget, honesty, preflight
 from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
@@ -146,6 +146,7 @@ def run_pair(
     reference: str | None = None,
     rename: Mapping[str, str | None] | None = None,
     cache: str | Path | None = None,
+    alpha: float | None = None,
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
 
@@ -179,6 +180,10 @@ def run_pair(
     cache : str or Path, optional
         The reference cache's directory (:mod:`~.reference_cache`), which PyMC's
         reference runs are read from and written to; None runs PyMC every time.
+    alpha : float, optional
+        The run's false-alarm rate: the probability, at most, that correct samplers end
+        ``disagree`` (:func:`~.budget.levels` splits it between the z-checks, spent over
+        the looks, and the energy checks). None keeps the default levels (1 % and 0.1 %).
 
     Returns
     -------
@@ -193,8 +198,10 @@ def run_pair(
     overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
+    budget.levels(alpha)  # checks it before anything runs
     stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache}
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
+    run.levels = budget.levels(alpha, sides=len(run.sides_under_test()))
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
     looks: list[_Look] = []
@@ -274,6 +281,8 @@ class _Comparison:
     say: Callable[[RunEvent], None]
     sides: dict[str, Side] = field(default_factory=dict)
     cannot_grow: list[str] = field(default_factory=list)
+    levels: budget.Levels = budget.DEFAULT
+    """The z-checks' and energy checks' levels (:func:`~.budget.levels` of the run's alpha)."""
 
     @classmethod
     def prepare(cls, pair: Pair, sampler, data, settings, pymc_from, stored, say) -> _Comparison:
@@ -311,7 +320,7 @@ class _Comparison:
         )
         compared = [(label, PYMC) for label, side in self.sides.items() if side.role != PYMC]
         quantities = {label: side.quantities for label, side in self.sides.items()}
-        alpha = spent(k, looks, agreement.ALPHA)
+        alpha = spent(k, looks, self.levels.z)
         alpha_equivalence = spent(k, looks, agreement.ALPHA_EQUIVALENCE)
         _, checks, summaries = agreement.compare_draws(
             quantities,
@@ -355,6 +364,10 @@ class _Comparison:
         ]
         return honesty.honesty_checks(quantities, self.under_test(), PYMC, reproducibility)
 
+    def sides_under_test(self) -> list[str]:
+        """Return the labels of the sides under test, known before any has run."""
+        return [label for label, source in self.growing.items() if source.role in UNDER_TEST]
+
     def under_test(self) -> list[str]:
         """Return the labels of the sides whose verdicts make the run's."""
         return [label for label, side in self.sides.items() if side.role in UNDER_TEST]
@@ -386,7 +399,7 @@ class _Comparison:
         """
         last = looks[-1]
         checks = agreement.with_energy_checks(
-            last.checks, last.quantities, last.compared, last.summaries
+            last.checks, last.quantities, last.compared, last.summaries, self.levels.energy
         )
         checks = pd.concat([checks, self.honesty(last.quantities)], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)

@@ -42,6 +42,8 @@ def compare(
     progress: Callable[[RunEvent], None] | None = None,
     reference: str | Path | None = None,
     rename: Mapping[str, str | None] | None = None,
+    cache: str | Path | None = None,
+    alpha: float | None = None,
     **extras: Any,
 ):
     """Run a user's sampler against a user's PyMC model and compare them.
@@ -70,6 +72,15 @@ def compare(
     reference, rename : optional
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
+    cache : str or Path, optional
+        The reference cache's directory (:mod:`mcmc_pairs.comparisons.reference_cache`):
+        PyMC's reference run is read from it when there, written to it otherwise.
+        None (the default) runs PyMC every time.
+    alpha : float, optional
+        The run's false-alarm rate, in (0, 1): the probability, at most, that a correct
+        sampler ends ``disagree`` (:func:`mcmc_pairs.comparisons.budget.levels`); the
+        pytest plugin gives each test its share of the session's rate. None: the
+        default levels (z-checks 1 %, energy check 0.1 %).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
@@ -99,6 +110,7 @@ def compare(
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     stored = {"reference": None if reference is None else str(reference), "rename": rename}
+    stored |= {"cache": cache, "alpha": alpha}
     result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
     return _written(result, out)
 
