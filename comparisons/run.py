@@ -150,12 +150,11 @@ def run_pair(
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
 
-    The run is sequential (:class:`_Comparison` names its steps): it compares
-    the sides at ``draws`` per chain, and while a side under test is neither
-    ``agree`` nor ``disagree`` it doubles the draws (:func:`look_draws`) and
-    looks again, until ``max_draws`` or ``max_seconds``. Each look spends part
-    of the error rates (:func:`spent`), so the verdict's error rates hold over
-    all the looks. The energy check runs once, at the last look.
+    The run is sequential (:class:`_Comparison` names its steps): it compares the sides at
+    ``draws`` per chain, and while a side under test is neither ``agree`` nor ``disagree``
+    it doubles the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
+    ``max_seconds``. Each look spends part of the error rates (:func:`spent`), so the
+    verdict's error rates hold over all the looks. The energy check runs once, at the last.
 
     Parameters
     ----------
@@ -166,24 +165,20 @@ def run_pair(
     data : mapping, optional
         Data for both sides; default ``pair.load_data()``.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
-        Override the pair's default settings (``None`` keeps the default); each
-        is documented, with its bounds, in
-        :data:`mcmc_pairs.comparisons.settings.FIELDS`. Both sides get the same.
+        Override the pair's default settings (``None`` keeps it; both sides get the same),
+        each documented with its bounds in :data:`mcmc_pairs.comparisons.settings.FIELDS`.
     progress : callable, optional
         Receives every :class:`RunEvent` (default: print it to stderr).
     pymc_from : PairResult, optional
         An earlier run of the same pair with the same settings and data, whose
         PyMC draws (deterministic given the seed) are reused.
-    reference, rename : optional
-        Stored draws that replace PyMC's reference run, and ``{stored name: the
-        model's, or None to leave out}`` for stored draws (:mod:`~.stored`).
-    cache : str or Path, optional
-        The reference cache's directory (:mod:`~.reference_cache`), which PyMC's
-        reference runs are read from and written to; None runs PyMC every time.
+    reference, rename, cache : optional
+        Stored draws that replace PyMC's reference run, ``{stored name: the model's, or None
+        to leave out}`` for stored draws (:mod:`~.stored`), and the reference cache's
+        directory (:mod:`~.reference_cache`) for PyMC's runs (None: PyMC runs every time).
     alpha : float, optional
-        The run's false-alarm rate: the probability, at most, that correct samplers end
-        ``disagree`` (:func:`~.budget.levels` splits it between the z-checks, spent over
-        the looks, and the energy checks). None keeps the default levels (1 % and 0.1 %).
+        The run's false-alarm rate in (0, 1), which :func:`~.budget.levels` splits between
+        the z-checks (spent over the looks) and the energy checks; None: the default levels.
 
     Returns
     -------
@@ -198,10 +193,8 @@ def run_pair(
     overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
-    budget.levels(alpha)  # checks it before anything runs
-    stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache}
+    stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache, "alpha": alpha}
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
-    run.levels = budget.levels(alpha, sides=len(run.sides_under_test()))
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
     looks: list[_Look] = []
@@ -289,12 +282,13 @@ class _Comparison:
         """Check the data against the pair's model and make every side; nothing sampled yet.
 
         ``stored`` holds ``reference`` (stored draws instead of PyMC's run, or
-        ``None``), ``rename`` (:func:`~.stored.check_draws`) and ``cache`` (the
-        reference cache's directory, or ``None``).
+        ``None``), ``rename`` (:func:`~.stored.check_draws`), ``cache`` (the
+        reference cache's directory, or ``None``) and ``alpha`` (:func:`~.budget.levels`).
         """
+        under_test = len(pair.handrolled) if sampler is None else 1
+        levels = budget.levels(stored.get("alpha"), sides=under_test)  # a bad alpha: before all
         data, cache = _reused_pymc(pymc_from, pair, settings, data)
         witness, shapes = _witness(pair, data)
-        under_test = len(pair.handrolled) if sampler is None else 1
         preflight.refuse_unfit_model(
             witness.model, witness.variables, pair, settings, under_test, argument="model"
         )  # nothing sampled yet: a run that cannot store or hold its draws stops here
@@ -302,7 +296,7 @@ class _Comparison:
         store = _reference_store(stored["cache"], pair, data, settings, witness)
         growing |= _reference_sides(pair, settings, witness, cache, stored, store)
         reference = dict(pair.reference(data)) if pair.reference else {}
-        return cls(pair, data, settings, witness, reference, growing, cache, say)
+        return cls(pair, data, settings, witness, reference, growing, cache, say, levels=levels)
 
     def look(self, k: int, n: int, looks: int, to_grow: list[str]) -> _Look:
         """Grow the sides ``to_grow`` to ``n`` draws, compare all; a :class:`_Look`.
@@ -363,10 +357,6 @@ class _Comparison:
             if _reruns(self.growing[label])
         ]
         return honesty.honesty_checks(quantities, self.under_test(), PYMC, reproducibility)
-
-    def sides_under_test(self) -> list[str]:
-        """Return the labels of the sides under test, known before any has run."""
-        return [label for label, source in self.growing.items() if source.role in UNDER_TEST]
 
     def under_test(self) -> list[str]:
         """Return the labels of the sides whose verdicts make the run's."""
