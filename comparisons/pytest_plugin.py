@@ -418,7 +418,7 @@ class StatisticalTest:
         )
         lines.append(
             f"false-alarm level of this run: {percent(self.level)} (the session's "
-            f"{percent(self.rate)} over {self.total} runs)"
+            f"{percent(self.rate)} over {self.total} run{'s' * (self.total != 1)})"
         )
         return "\n".join(lines)
 
