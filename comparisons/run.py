@@ -154,7 +154,7 @@ def run_pair(
     ``draws`` per chain, and while a side under test is neither ``agree`` nor ``disagree``
     it doubles the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
     ``max_seconds``. Each look spends part of the error rates (:func:`spent`), so the
-    verdict's error rates hold over all the looks. The energy check runs once, at the last.
+    verdict's error rates hold over all the looks. The energy check runs at the last look only.
 
     Parameters
     ----------

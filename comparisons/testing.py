@@ -73,8 +73,8 @@ def compare(
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
     cache, alpha : optional
-        The reference cache's directory (None: PyMC runs every time), and the run's
-        false-alarm rate in (0, 1) (:func:`mcmc_pairs.comparisons.budget.levels`; None: 1 %).
+        The reference cache's directory (None: PyMC runs every time), and the run's false-alarm
+        rate in (0, 1) (:func:`mcmc_pairs.comparisons.budget.levels`; None: the default levels).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
@@ -101,7 +101,7 @@ def compare(
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout, alpha=alpha)
-    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)  # None: None
+    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)
     result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
     return _written(result, out)
 
