@@ -1213,9 +1213,13 @@ def with_energy_checks(
     sides: Mapping[str, xr.DataArray],
     pairs: Sequence[tuple[str, str]],
     summaries: Mapping[str, pd.DataFrame],
+    level: float = energy.ALPHA,
 ) -> pd.DataFrame:
-    """Return ``checks`` with :func:`energy_checks`' multivariate checks after the z-checks."""
-    energy_rows = energy_checks(sides, pairs, summaries)
+    """Return ``checks`` with :func:`energy_checks`' multivariate checks after the z-checks.
+
+    ``level`` is each energy check's false-alarm rate (:func:`energy_checks`).
+    """
+    energy_rows = energy_checks(sides, pairs, summaries, level)
     is_z = checks["kind"].isin(Z_KINDS)
     parts = [checks[is_z], energy_rows, checks[~is_z]]
     return pd.concat([p for p in parts if len(p)], ignore_index=True)
@@ -1225,12 +1229,14 @@ def energy_checks(
     sides: Mapping[str, xr.DataArray],
     pairs: Sequence[tuple[str, str]],
     summaries: Mapping[str, pd.DataFrame],
+    level: float = energy.ALPHA,
 ) -> pd.DataFrame:
     """Return the multivariate check (:mod:`mcmc_pairs.comparisons.energy`) of every pair of sides.
 
     One row per pair, ``kind`` ``"multivariate"``, quantity ``"all"``, statistic
     ``"energy"``: the energy distance of the two sides' thinned, standardised
-    draws of every quantity, against the ``1 - energy.ALPHA`` quantile of its
+    draws of every quantity, against the ``1 - level`` quantile (``level``
+    :data:`~.energy.ALPHA` unless a run's rate says otherwise) of its
     block-permutation distribution, with its p-value and a note naming the
     quantities that drive the distance (:func:`mcmc_pairs.comparisons.energy.drivers`).
     Pairs with non-finite draws are left out
@@ -1248,7 +1254,8 @@ def energy_checks(
         min_ess = tuple(
             float(summaries[label].loc[common, "ess_bulk"].min()) for label in (a_label, b_label)
         )
-        statistic, p, critical = energy.energy_test(a, b, min_ess, np.random.default_rng(0))
+        rng = np.random.default_rng(0)
+        statistic, p, critical = energy.energy_test(a, b, min_ess, rng, level)
         drivers = energy.drivers(a, b, min_ess)
         rows.append(
             {
@@ -1259,10 +1266,10 @@ def energy_checks(
                 "statistic": "energy",
                 "value": statistic,
                 "threshold": critical,
-                "passed": p > energy.ALPHA,
+                "passed": p > level,
                 "gross": False,
                 "p": p,
-                "level": energy.ALPHA,
+                "level": level,
                 "note": "largest one-dimensional energy distances: "
                 + ", ".join(f"{q} {d:.3g}" for q, d in drivers),
             }

@@ -120,7 +120,11 @@ def energy_statistics(distances: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def energy_test(
-    a: xr.DataArray, b: xr.DataArray, min_ess: tuple[float, float], rng: np.random.Generator
+    a: xr.DataArray,
+    b: xr.DataArray,
+    min_ess: tuple[float, float],
+    rng: np.random.Generator,
+    level: float = ALPHA,
 ) -> tuple[float, float, float]:
     """Return the energy distance of two sides, its p-value and its critical value.
 
@@ -133,6 +137,9 @@ def energy_test(
         The smallest bulk ESS of each side's quantities.
     rng : numpy.random.Generator
         For the permutations.
+    level : float
+        The check's false-alarm rate (default :data:`ALPHA`; a run given its own
+        rate gets its share, :func:`~.budget.levels`).
 
     Returns
     -------
@@ -141,13 +148,13 @@ def energy_test(
     p : float
         Block-permutation p-value.
     critical : float
-        The ``1 - ALPHA`` quantile of the permutation distribution.
+        The ``1 - level`` quantile of the permutation distribution.
     """
     with threadpool_limits(limits=1, user_api="blas"):
-        return _energy_test(a, b, min_ess, rng)
+        return _energy_test(a, b, min_ess, rng, level)
 
 
-def _energy_test(a, b, min_ess, rng) -> tuple[float, float, float]:
+def _energy_test(a, b, min_ess, rng, level) -> tuple[float, float, float]:
     xa, xb = thinned(a, min_ess[0]), thinned(b, min_ess[1])
     length = min(block_length(max(xa.shape[1], xb.shape[1])), xa.shape[1], xb.shape[1])
     xa = xa[:, : xa.shape[1] // length * length]  # whole blocks of one length on both sides,
@@ -174,7 +181,7 @@ def _energy_test(a, b, min_ess, rng) -> tuple[float, float, float]:
     statistic = float(energy_statistics(distances, observed)[0])
     null = energy_statistics(distances, labels)
     p = (1 + np.count_nonzero(null >= statistic)) / (1 + PERMUTATIONS)
-    return statistic, float(p), float(np.quantile(null, 1 - ALPHA))
+    return statistic, float(p), float(np.quantile(null, 1 - level))
 
 
 DRIVERS = 3

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, honesty, preflight
+from mcmc_pairs.comparisons import agreement, budget, honesty, preflight
 from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
@@ -146,15 +146,15 @@ def run_pair(
     reference: str | None = None,
     rename: Mapping[str, str | None] | None = None,
     cache: str | Path | None = None,
+    alpha: float | None = None,
 ) -> PairResult:
     """Run the PyMC twin and the hand-rolled side(s) of ``pair`` and compare them until decided.
 
-    The run is sequential (:class:`_Comparison` names its steps): it compares
-    the sides at ``draws`` per chain, and while a side under test is neither
-    ``agree`` nor ``disagree`` it doubles the draws (:func:`look_draws`) and
-    looks again, until ``max_draws`` or ``max_seconds``. Each look spends part
-    of the error rates (:func:`spent`), so the verdict's error rates hold over
-    all the looks. The energy check runs once, at the last look.
+    The run is sequential (:class:`_Comparison` names its steps): it compares the sides at
+    ``draws`` per chain, and while a side under test is neither ``agree`` nor ``disagree``
+    it doubles the draws (:func:`look_draws`) and looks again, until ``max_draws`` or
+    ``max_seconds``. Each look spends part of the error rates (:func:`spent`), so the
+    verdict's error rates hold over all the looks. The energy check runs at the last look only.
 
     Parameters
     ----------
@@ -165,20 +165,20 @@ def run_pair(
     data : mapping, optional
         Data for both sides; default ``pair.load_data()``.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
-        Override the pair's default settings (``None`` keeps the default); each
-        is documented, with its bounds, in
-        :data:`mcmc_pairs.comparisons.settings.FIELDS`. Both sides get the same.
+        Override the pair's default settings (``None`` keeps it; both sides get the same),
+        each documented with its bounds in :data:`mcmc_pairs.comparisons.settings.FIELDS`.
     progress : callable, optional
         Receives every :class:`RunEvent` (default: print it to stderr).
     pymc_from : PairResult, optional
         An earlier run of the same pair with the same settings and data, whose
         PyMC draws (deterministic given the seed) are reused.
-    reference, rename : optional
-        Stored draws that replace PyMC's reference run, and ``{stored name: the
-        model's, or None to leave out}`` for stored draws (:mod:`~.stored`).
-    cache : str or Path, optional
-        The reference cache's directory (:mod:`~.reference_cache`), which PyMC's
-        reference runs are read from and written to; None runs PyMC every time.
+    reference, rename, cache : optional
+        Stored draws that replace PyMC's reference run, ``{stored name: the model's, or None
+        to leave out}`` for stored draws (:mod:`~.stored`), and the reference cache's
+        directory (:mod:`~.reference_cache`) for PyMC's runs (None: PyMC runs every time).
+    alpha : float, optional
+        The run's false-alarm rate in (0, 1), which :func:`~.budget.levels` splits between
+        the z-checks (spent over the looks) and the energy checks; None: the default levels.
 
     Returns
     -------
@@ -193,7 +193,7 @@ def run_pair(
     overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
-    stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache}
+    stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache, "alpha": alpha}
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
@@ -274,18 +274,21 @@ class _Comparison:
     say: Callable[[RunEvent], None]
     sides: dict[str, Side] = field(default_factory=dict)
     cannot_grow: list[str] = field(default_factory=list)
+    levels: budget.Levels = budget.DEFAULT
+    """The z-checks' and energy checks' levels (:func:`~.budget.levels` of the run's alpha)."""
 
     @classmethod
     def prepare(cls, pair: Pair, sampler, data, settings, pymc_from, stored, say) -> _Comparison:
         """Check the data against the pair's model and make every side; nothing sampled yet.
 
         ``stored`` holds ``reference`` (stored draws instead of PyMC's run, or
-        ``None``), ``rename`` (:func:`~.stored.check_draws`) and ``cache`` (the
-        reference cache's directory, or ``None``).
+        ``None``), ``rename`` (:func:`~.stored.check_draws`), ``cache`` (the
+        reference cache's directory, or ``None``) and ``alpha`` (:func:`~.budget.levels`).
         """
+        under_test = len(pair.handrolled) if sampler is None else 1
+        levels = budget.levels(stored.get("alpha"), sides=under_test)  # a bad alpha: before all
         data, cache = _reused_pymc(pymc_from, pair, settings, data)
         witness, shapes = _witness(pair, data)
-        under_test = len(pair.handrolled) if sampler is None else 1
         preflight.refuse_unfit_model(
             witness.model, witness.variables, pair, settings, under_test, argument="model"
         )  # nothing sampled yet: a run that cannot store or hold its draws stops here
@@ -293,7 +296,7 @@ class _Comparison:
         store = _reference_store(stored["cache"], pair, data, settings, witness)
         growing |= _reference_sides(pair, settings, witness, cache, stored, store)
         reference = dict(pair.reference(data)) if pair.reference else {}
-        return cls(pair, data, settings, witness, reference, growing, cache, say)
+        return cls(pair, data, settings, witness, reference, growing, cache, say, levels=levels)
 
     def look(self, k: int, n: int, looks: int, to_grow: list[str]) -> _Look:
         """Grow the sides ``to_grow`` to ``n`` draws, compare all; a :class:`_Look`.
@@ -311,7 +314,7 @@ class _Comparison:
         )
         compared = [(label, PYMC) for label, side in self.sides.items() if side.role != PYMC]
         quantities = {label: side.quantities for label, side in self.sides.items()}
-        alpha = spent(k, looks, agreement.ALPHA)
+        alpha = spent(k, looks, self.levels.z)
         alpha_equivalence = spent(k, looks, agreement.ALPHA_EQUIVALENCE)
         _, checks, summaries = agreement.compare_draws(
             quantities,
@@ -386,7 +389,7 @@ class _Comparison:
         """
         last = looks[-1]
         checks = agreement.with_energy_checks(
-            last.checks, last.quantities, last.compared, last.summaries
+            last.checks, last.quantities, last.compared, last.summaries, self.levels.energy
         )
         checks = pd.concat([checks, self.honesty(last.quantities)], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)

@@ -42,6 +42,8 @@ def compare(
     progress: Callable[[RunEvent], None] | None = None,
     reference: str | Path | None = None,
     rename: Mapping[str, str | None] | None = None,
+    cache: str | Path | None = None,
+    alpha: float | None = None,
     **extras: Any,
 ):
     """Run a user's sampler against a user's PyMC model and compare them.
@@ -70,6 +72,9 @@ def compare(
     reference, rename : optional
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
+    cache, alpha : optional
+        The reference cache's directory (None: PyMC runs every time), and the run's false-alarm
+        rate in (0, 1) (:func:`mcmc_pairs.comparisons.budget.levels`; None: the default levels).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
@@ -84,21 +89,19 @@ def compare(
     Raises
     ------
     ValueError
-        Bad input: a model that raises or is not a ``pm.Model``, unreadable data
-        or stored draws, bad settings, a sampler that raises or returns the wrong
-        names or shapes.
+        Bad input: a model that raises or is not a ``pm.Model``, unreadable data or stored draws,
+        bad settings or ``alpha``, a sampler that raises or returns the wrong names or shapes.
     """
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.datafile import read_data
     from mcmc_pairs.comparisons.run import run_pair
 
-    if isinstance(data, str | Path):
-        data = read_data(data, argument="data")
+    data = read_data(data, argument="data") if isinstance(data, str | Path) else data
     pair = model_pair(build_model, data, sampler, name=name, **extras)
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
-    settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
-    stored = {"reference": None if reference is None else str(reference), "rename": rename}
+    settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout, alpha=alpha)
+    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)
     result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
     return _written(result, out)
 

@@ -196,3 +196,8 @@ def test_a_run_loads_summaries_and_plotting_only_when_it_uses_them():
     loaded = loaded_after("import mcmc_pairs.comparisons.run, mcmc_pairs.comparisons.report")
     assert loaded & set(PLOTTING_AND_SUMMARIES) == set()
     assert "xarray" in loaded  # the check sees what is loaded: a run works on xarray
+
+
+def test_the_pytest_plugin_imports_no_heavy_library():
+    # every pytest session of an environment with mcmc-pairs loads it (the pytest11 entry point)
+    assert loaded_after("import mcmc_pairs.comparisons.pytest_plugin") == set()
