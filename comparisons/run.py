@@ -291,6 +291,7 @@ class _Comparison:
         )  # nothing sampled yet: a run that cannot store or hold its draws stops here
         growing = _sides_under_test(pair, sampler, data, settings, witness, shapes, stored)
         store = _reference_store(stored["cache"], pair, data, settings, witness)
+        witness.memo = None if store is None else store.log_densities()
         growing |= _reference_sides(pair, settings, witness, cache, stored, store)
         reference = dict(pair.reference(data)) if pair.reference else {}
         return cls(pair, data, settings, witness, reference, growing, cache, say)
