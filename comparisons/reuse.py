@@ -25,6 +25,9 @@ Besides PyMC's reference draws (:mod:`~.reference_cache`), two costs repeat:
   are kept by the quantities' bytes (:func:`array_key`): PyMC's reference read
   back from the cache, or a sampler that gives the same draws again, is not
   summarised twice.
+  nutpie's compile of the reference, for a run whose reference is not read
+  from the cache (``cache=False``, or data not seen before), is kept the same
+  way by the model's graph, coordinates and initial values (:func:`model_key`).
 * **the witness's log densities across processes.** :class:`LogDensityMemo`
   keeps PyMC's ``log_prior`` and ``log_likelihood`` of a side's draws in the
   reference cache's directory, ``DIR/log_density/``, keyed by the model's key
@@ -61,11 +64,13 @@ def graph_key(inputs: Sequence, outputs: Sequence) -> tuple | None:
 
     Two graphs have equal keys when they apply equal operations (PyTensor's
     ``Op`` equality: the same class and parameters) in the same order to
-    equal leaves: the inputs by position and type, constants by type and
-    bytes, random generators as such. Any other leaf (a shared variable,
-    ``pm.Data``) is keyed by identity: a compile reads its value at run time,
-    so only the same variable may share it. None when an operation is not
-    hashable (nothing is reused then).
+    equal leaves, and their variables have the same names: the inputs by
+    position and type, constants by type and bytes, random generators as
+    such, other unowned variables (a model's value variables) by name and
+    type. A shared variable that is not a random generator (``pm.Data``) is
+    keyed by identity: a compile reads its value at run time, so only the
+    same variable may share it. None when an operation is not hashable
+    (nothing is reused then).
 
     Parameters
     ----------
@@ -93,7 +98,7 @@ def graph_key(inputs: Sequence, outputs: Sequence) -> tuple | None:
     for k, node in enumerate(io_toposort(list(inputs), list(outputs))):
         tokens.append((node.op, tuple(ref(v) for v in node.inputs)))
         for j, out in enumerate(node.outputs):
-            refs[out] = ("node", k, j, out.type)
+            refs[out] = ("node", k, j, out.type, out.name)
     key = (tuple(tokens), tuple(ref(v) for v in outputs))
     try:
         hash(key)
@@ -104,6 +109,7 @@ def graph_key(inputs: Sequence, outputs: Sequence) -> tuple | None:
 
 def _leaf(variable) -> Hashable:
     """Return the key of a graph's leaf that is not an explicit input."""
+    from pytensor.compile.sharedvalue import SharedVariable
     from pytensor.graph.basic import Constant
     from pytensor.tensor.random.type import RandomType
 
@@ -116,6 +122,8 @@ def _leaf(variable) -> Hashable:
         return ("constant", variable.type, data.dtype.str, data.shape, digest)
     if isinstance(variable.type, RandomType):
         return ("rng", variable.type)
+    if not isinstance(variable, SharedVariable):
+        return ("root", variable.name, variable.type)
     return ("leaf", variable)  # by identity; the key holds it, so its id is never reused
 
 
@@ -182,6 +190,9 @@ class Memo:
 LOG_DENSITIES = Memo()
 """The witnesses' compiled log densities in this process, by :func:`graph_key`
 (:func:`~.witness._compile_log_density`)."""
+NUTPIE = Memo()
+"""nutpie's compiles of PyMC references in this process, by :func:`model_key`
+(:class:`~.compile_once.SameGraph`)."""
 SUMMARIES = Memo()
 """Per-side summaries of the compared quantities in this process, by :func:`array_key`
 (:func:`~.agreement.summarize_sides`)."""
@@ -190,7 +201,26 @@ SUMMARIES = Memo()
 def clear() -> None:
     """Empty the process's memos."""
     LOG_DENSITIES.clear()
+    NUTPIE.clear()
     SUMMARIES.clear()
+
+
+def model_key(model) -> tuple | None:
+    """Return a hashable key of a ``pm.Model``: its graph, coordinates and initial values.
+
+    The graph is :func:`pymc.model.fgraph.fgraph_from_model`'s (every random
+    variable with its name, dims and transform, every observed value and
+    constant), keyed by :func:`graph_key`; None when it has no key.
+    """
+    from pymc.model.fgraph import fgraph_from_model
+
+    fgraph, _ = fgraph_from_model(model)
+    graph = graph_key([], fgraph.outputs)
+    if graph is None:
+        return None
+    coords = repr(sorted((str(k), repr(v)) for k, v in model.coords.items()))
+    initial = repr(sorted((rv.name, repr(v)) for rv, v in model.rvs_to_initial_values.items()))
+    return graph, coords, initial
 
 
 def array_key(array) -> tuple:
