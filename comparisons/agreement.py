@@ -423,7 +423,9 @@ def summarize_sides(
     alone, so the joined frames are those of one :func:`summarize`, bit for
     bit (tested); if the child fails, its part is summarised here. A side whose
     quantities this process summarised before (the same bytes, :func:`~.reuse.array_key`)
-    gets that summary back (:data:`~.reuse.SUMMARIES`).
+    gets that summary back (:data:`~.reuse.SUMMARIES`), and within
+    :func:`~.reuse.summaries_on_disk` (``compare`` with a reference cache) one
+    kept on disk by an earlier process.
 
     Parameters
     ----------
@@ -441,12 +443,25 @@ def summarize_sides(
     from mcmc_pairs.comparisons import reuse
 
     keys = {label: reuse.array_key(da) for label, da in sides.items()}
-    kept = {label: reuse.SUMMARIES.lookup(key) for label, key in keys.items()}
+    disk = reuse.summary_memo(__file__)
+    kept = {label: _kept_summary(key, disk) for label, key in keys.items()}
     missing = {label: da for label, da in sides.items() if kept[label] is None}
     made = _summarize_each(missing, cores) if missing else {}
     for label, frame in made.items():
         reuse.SUMMARIES.store(keys[label], frame.copy())
+        if disk is not None:
+            disk.save(keys[label], frame)
     return {label: (made[label] if kept[label] is None else kept[label].copy()) for label in sides}
+
+
+def _kept_summary(key: tuple, disk) -> pd.DataFrame | None:
+    """Return a summary kept in this process, else on disk (then kept here too), else None."""
+    from mcmc_pairs.comparisons import reuse
+
+    found = reuse.SUMMARIES.lookup(key)
+    if found is None and disk is not None and (found := disk.load(key)) is not None:
+        reuse.SUMMARIES.store(key, found)
+    return found
 
 
 def _summarize_each(

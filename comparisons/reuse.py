@@ -41,11 +41,13 @@ Besides PyMC's reference draws (:mod:`~.reference_cache`), two costs repeat:
 from __future__ import annotations
 
 import base64
+import contextlib
+import contextvars
 import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -307,3 +309,106 @@ class LogDensityMemo:
             write_atomic(path, json.dumps(stored))
         except OSError:  # a full disk or a read-only cache costs speed, not the run
             return
+
+
+SUMMARY_LIBRARIES = ("arviz-stats", "numpy", "scipy", "xarray", "pandas")
+"""The packages a summary's numbers depend on: their versions are in its key."""
+_SUMMARY_DIRECTORY: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
+    "summary_directory", default=None
+)
+
+
+@contextlib.contextmanager
+def summaries_on_disk(directory: Path | str | None) -> Iterator[None]:
+    """Within the block, :func:`~.agreement.summarize_sides` keeps summaries in ``directory``.
+
+    ``DIR/summaries/`` beside the reference cache (:class:`SummaryMemo`); None
+    keeps them in this process only.
+    """
+    token = _SUMMARY_DIRECTORY.set(None if directory is None else Path(directory))
+    try:
+        yield
+    finally:
+        _SUMMARY_DIRECTORY.reset(token)
+
+
+def summary_memo(source: str | Path) -> SummaryMemo | None:
+    """Return the summaries' disk memo of the enclosing :func:`summaries_on_disk`, or None.
+
+    ``source`` is the file of the code that summarises (``agreement.py``): its
+    digest is part of every key.
+    """
+    directory = _SUMMARY_DIRECTORY.get()
+    return None if directory is None else SummaryMemo(directory, source)
+
+
+class SummaryMemo:
+    """Per-side summaries (:func:`~.agreement.summarize`) on disk, by the quantities' bytes.
+
+    ``DIR/summaries/<digest>.json``: the key in full (the quantities'
+    :func:`array_key`, the versions of :data:`SUMMARY_LIBRARIES` and the
+    SHA-256 of ``agreement.py``), the frame's index and columns, its values
+    (float64, base64), and the SHA-256 of all of them. A file that does not
+    match is recomputed and rewritten, never trusted.
+    """
+
+    def __init__(self, directory: Path, source: str | Path):
+        self.folder = Path(directory) / "summaries"
+        self.source = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+
+    def _key(self, array_key_: tuple) -> str:
+        from importlib import metadata
+
+        versions = {}
+        for name in SUMMARY_LIBRARIES:
+            try:
+                versions[name] = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                versions[name] = "absent"
+        return json.dumps(
+            {"format": FORMAT, "quantities": repr(array_key_), "versions": versions,
+             "agreement": self.source},
+            sort_keys=True,
+        )  # fmt: skip
+
+    def _file(self, key: str) -> Path:
+        return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.json"
+
+    def load(self, array_key_: tuple):
+        """Return the summary stored for ``array_key_`` (a DataFrame), or None."""
+        import pandas as pd
+
+        key = self._key(array_key_)
+        try:
+            stored = json.loads(self._file(key).read_text())
+            if stored["key"] != key or _content_digest(stored) != stored["sha256"]:
+                return None
+            payload = base64.b64decode(stored["values"], validate=True)
+            shape = (len(stored["index"]), len(stored["columns"]))
+            values = np.frombuffer(payload, dtype="<f8").reshape(shape).copy()
+            index = pd.Index(np.asarray(stored["index"]), name="quantity")
+            return pd.DataFrame(values, index=index, columns=list(stored["columns"]))
+        except Exception:  # absent, partial or corrupt: whatever fails to read is not trusted
+            return None
+
+    def save(self, array_key_: tuple, frame) -> None:
+        """Store ``frame`` for ``array_key_`` (an unwritable memo is skipped)."""
+        key = self._key(array_key_)
+        payload = np.ascontiguousarray(frame.to_numpy(dtype=float), dtype="<f8").tobytes()
+        stored = {
+            "key": key,
+            "index": [str(q) for q in frame.index],
+            "columns": [str(c) for c in frame.columns],
+            "values": base64.b64encode(payload).decode("ascii"),
+        }
+        stored["sha256"] = _content_digest(stored)
+        try:
+            write_atomic(self._file(key), json.dumps(stored))
+        except OSError:  # a full disk or a read-only cache costs speed, not the run
+            return
+
+
+def _content_digest(stored: Mapping[str, Any]) -> str:
+    """Return the SHA-256 of a stored memo's every entry but its ``sha256``."""
+    content = {k: v for k, v in stored.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, honesty, preflight
+from mcmc_pairs.comparisons import agreement, honesty, preflight, reuse
 from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
@@ -194,6 +194,12 @@ def run_pair(
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
     stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache}
+    with reuse.summaries_on_disk(cache):  # summaries kept beside the reference cache
+        return _run_looks(pair, sampler, data, settings, pymc_from, stored, progress)
+
+
+def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> PairResult:
+    """Prepare the run and look until decided (:func:`run_pair`'s loop)."""
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()

@@ -227,3 +227,26 @@ def test_summaries_are_kept_by_the_quantities_bytes():
     pd.testing.assert_frame_equal(again["x"], expected, check_exact=True)
     renamed = q.assign_coords(quantity=["a", "c"])
     assert list(agreement.summarize_sides({"x": renamed})["x"].index) == ["a", "c"]
+
+
+def test_summaries_on_disk_read_back_as_computed_and_a_corrupt_one_is_recomputed(tmp_path):
+    rng = np.random.default_rng(7)
+    q = xr.DataArray(
+        rng.normal(size=(2, 80, 3)), dims=("chain", "draw", "quantity"),
+        coords={"quantity": ["mu", "theta[0]", "log_prior"]},
+    )  # fmt: skip
+    with reuse.summaries_on_disk(tmp_path):
+        first = agreement.summarize_sides({"pymc": q})["pymc"]
+    (path,) = (tmp_path / "summaries").glob("*.json")
+    reuse.clear()  # as in another process
+    with reuse.summaries_on_disk(tmp_path):
+        read = agreement.summarize_sides({"pymc": q})["pymc"]
+    assert reuse.SUMMARIES.made == 1  # read from disk, kept here, computed nowhere
+    pd.testing.assert_frame_equal(read, first, check_exact=True)
+    pd.testing.assert_frame_equal(read, agreement.summarize(q), check_exact=True)
+    path.write_text(path.read_text().replace('"mu"', '"nu"'))  # the key no longer matches
+    reuse.clear()
+    with reuse.summaries_on_disk(tmp_path):
+        again = agreement.summarize_sides({"pymc": q})["pymc"]
+    assert reuse.SUMMARIES.made == 1 and reuse.SUMMARIES.hits == 0  # recomputed
+    pd.testing.assert_frame_equal(again, first, check_exact=True)
