@@ -35,7 +35,9 @@ Besides PyMC's reference draws (:mod:`~.reference_cache`), two costs repeat:
   harness's runner), the data's digest and the digest of the draws' bytes; a
   file that does not read back as written is recomputed, never trusted.
 
-``clear()`` empties the process's memos (the tests count compiles, ``Memo.made``).
+A compiled function keeps its own working storage, so compiles are kept per
+thread (the thread is part of their keys). ``clear()`` empties the process's
+memos (the tests count compiles, ``Memo.made``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ In the manner of :mod:`numpy.testing`::
 :func:`compare` runs the same comparison as ``mcmc-pairs compare --model ...
 --data ... --sampler ...`` and returns the result; :func:`assert_agree` raises
 ``AssertionError`` listing the failed checks unless the verdict is ``agree``.
+Both read and write the command line's reference cache by default
+(:func:`cache_directory`) and reuse, within the process, the compiles of an
+unchanged model (:mod:`mcmc_pairs.comparisons.reuse`): calling them again after
+changing only the sampler runs only the sampler, with the same numbers.
 """
 
 from __future__ import annotations

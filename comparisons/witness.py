@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import pickle
+import threading
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -401,7 +402,8 @@ def _compile_log_density(model):
     A graph compiled before in this process is not compiled again
     (:data:`~.reuse.LOG_DENSITIES`, keyed by the graph: a model rebuilt from the
     same source and data, or from data that differ only in their observed
-    values, gets the same compiled function).
+    values, gets the same compiled function). A compiled function keeps its
+    own storage, so each thread has its own.
     """
     import pymc as pm
     import pytensor.tensor as pt
@@ -428,7 +430,9 @@ def _compile_log_density(model):
         with exact_arithmetic():
             return pm.pytensorf.compile(inputs, outputs, on_unused_input="ignore")
 
-    func = reuse.LOG_DENSITIES.get(reuse.graph_key(inputs, outputs), compile_)
+    graph = reuse.graph_key(inputs, outputs)
+    key = None if graph is None else (threading.get_ident(), graph)  # a function: one caller
+    func = reuse.LOG_DENSITIES.get(key, compile_)
     return (
         func,
         [rv.name for rv in free],
