@@ -250,3 +250,18 @@ def test_summaries_on_disk_read_back_as_computed_and_a_corrupt_one_is_recomputed
         again = agreement.summarize_sides({"pymc": q})["pymc"]
     assert reuse.SUMMARIES.made == 1 and reuse.SUMMARIES.hits == 0  # recomputed
     pd.testing.assert_frame_equal(again, first, check_exact=True)
+
+
+def test_each_thread_has_its_own_compiled_log_density(data):
+    import threading
+
+    draws, results = posterior(8, draws=5), []
+    ModelWitness(MODEL, data).log_density(draws)
+    worker = threading.Thread(
+        target=lambda: results.append(ModelWitness(MODEL, data).log_density(draws))
+    )
+    worker.start()
+    worker.join()
+    assert reuse.LOG_DENSITIES.made == 2 and reuse.LOG_DENSITIES.hits == 0
+    assert same_values(results[0], ModelWitness(MODEL, data).log_density(draws))
+    assert reuse.LOG_DENSITIES.hits == 1  # this thread's own, again
