@@ -7,6 +7,11 @@ from the tree's directory (its outputs in temporary directories):
 * ``eight_schools``, ``probit``: the example's ``compare`` twice in a row, the
   *first* and the *second* run of an unchanged model and data;
 * ``changepoint``: the zoo's change-point model (discrete), one ``compare``;
+* ``inprocess_eight_schools``, ``inprocess_probit``, ``inprocess_changepoint``
+  (issue 38): ``compare(...)`` of the Python API twice in one fresh process
+  (:data:`INPROCESS`), the *first* and the *second* call, each call's wall
+  timed inside the process (imports aside); a tree whose ``compare`` takes
+  ``cache`` gets a fresh directory, the baseline none (it has no such keyword);
 * ``sbc_regression``, ``sbc_lda``: ``validate NAME --sampler pymc --method sbc``
   at two replication counts; the difference gives the seconds per replication
   (and replications per second) without the fixed start-up cost (imports, the
@@ -24,7 +29,9 @@ the trees (this tree, the baseline, this tree, ...), so a drift of the
 machine's speed hits both. Wall time, CPU time (user + system, children
 included) and peak memory come from ``os.wait4``.
 
-The ratio of a case is the median over rounds of this tree / baseline.
+The ratio of a case is the median over rounds of this tree / baseline. A case
+run twice also has the row ``share``: the second run's wall over the first's,
+within each tree (its target is on this tree's median, not on a ratio).
 Exit codes and printed verdicts of both trees must be the same in every case
 (the issue changes speed, not verdicts): a difference is printed loudly and
 makes the exit status 1, as does a case that fails; a missed target does not.
@@ -98,6 +105,26 @@ class Case:
 
 FIRST = Target("ratio", 0.70, "≤ 0.70")
 SECOND = Target("ratio", 0.25, "≤ 0.25")
+CLI_SHARE = Target("absolute", 0.35, "≤ 0.35 of the first")
+INPROCESS_SHARE = Target("absolute", 0.10, "≤ 0.10 of the first")
+NO_SLOWER = Target("ratio", 1.10, "≤ 1.10 (no slower)")
+"""An in-process first call: the reuse must not cost the first call time."""
+INPROCESS_SECOND = Target("ratio", 0.50, "≤ 0.50")
+"""An in-process second call against the baseline's (which reuses PyTensor's in-memory caches)."""
+INPROCESS = """
+import inspect, json, sys, time
+from mcmc_pairs import compare
+folder, data, cache = sys.argv[1], sys.argv[2], sys.argv[3]
+kwargs = {"cache": cache} if "cache" in inspect.signature(compare).parameters else {}
+runs = []
+for _ in range(2):
+    start = time.perf_counter()
+    result = compare(f"{folder}/model.py:build_model", f"{folder}/sampler.py:sample",
+                     f"{folder}/{data}", progress=lambda event: None, **kwargs)
+    runs.append({"wall": time.perf_counter() - start, "verdict": result.verdict})
+print("INPROCESS " + json.dumps(runs))
+"""
+"""The in-process cases' program: ``compare`` twice in one process, each call timed."""
 
 
 def _example(folder: str, data: str, name: str) -> tuple[str, ...]:
@@ -123,6 +150,26 @@ def _sbc(pair: str, replications, draws: int, tune: int, label: str, target: Tar
     )
 
 
+INPROCESS_EXAMPLES = (
+    ("eight_schools", "examples/eight_schools", "data.json", "eight schools"),
+    ("probit", "examples/probit", "data.csv", "probit"),
+    ("changepoint", "zoo/changepoint", "data.json", "zoo change point"),
+)
+
+
+def _inprocess(name: str, folder: str, data: str, label: str) -> Case:
+    """Return an in-process case: ``compare`` twice in one fresh process (:data:`INPROCESS`)."""
+    what = f"{label}, `compare(...)` in one process"
+    return Case(
+        f"inprocess_{name}",
+        "inprocess",
+        ("python", folder, data),
+        {"first": NO_SLOWER, "second": INPROCESS_SECOND, "share": INPROCESS_SHARE},
+        {"first": f"{what}, first", "second": f"{what}, second",
+         "share": f"{what}, second / first"},
+    )  # fmt: skip
+
+
 CASES: dict[str, Case] = {
     case.name: case
     for case in (
@@ -130,16 +177,19 @@ CASES: dict[str, Case] = {
              {"run": "`mcmc-pairs list`"}),
         Case("eight_schools", "twice",
              _example("examples/eight_schools", "data.json", "es"),
-             {"first": FIRST, "second": SECOND},
+             {"first": FIRST, "second": SECOND, "share": CLI_SHARE},
              {"first": "eight schools, first `compare`",
-              "second": "eight schools, second `compare`"}),
+              "second": "eight schools, second `compare`",
+              "share": "eight schools, second / first `compare`"}),
         Case("probit", "twice", _example("examples/probit", "data.csv", "probit"),
-             {"first": FIRST, "second": SECOND},
-             {"first": "probit, first `compare`", "second": "probit, second `compare`"}),
+             {"first": FIRST, "second": SECOND, "share": CLI_SHARE},
+             {"first": "probit, first `compare`", "second": "probit, second `compare`",
+              "share": "probit, second / first `compare`"}),
         Case("changepoint", "single", _example("zoo/changepoint", "data.json", ""),
              {"run": FIRST}, {"run": "zoo change point (discrete), first `compare`"}),
         # max_draws = draws: no rerun of a refused replication, so each one is the same work
         # (LDA's verdict at 200 draws is then "not converged", exit 3: still a verdict).
+        *(_inprocess(*example) for example in INPROCESS_EXAMPLES),
         _sbc("regression", (4, 36), 1000, 200, "PyMC SBC `regression`, s per replication",
              Target("ratio", 0.20, "≤ 0.20 (≥ 5× rep/s)")),
         _sbc("lda", (2, 8), 200, 100, "PyMC SBC `lda`, s per replication",
@@ -152,19 +202,21 @@ class RunFailed(RuntimeError):
     """A command exited with a code that is not a verdict."""
 
 
-def run_cli(tree: Path, args: list[str], ok: tuple[int, ...] = (0, 1)) -> dict:
+def run_cli(tree: Path, args: list[str], ok: tuple[int, ...] = (0, 1), module: bool = True) -> dict:
     """Run ``mcmc-pairs ARGS`` of ``tree`` from its directory; return its timing and verdict.
 
     Wall time (monotonic clock), CPU time (user + system of the command and every
     process it waited for) and the peak resident memory of its largest process,
     from ``os.wait4``; the exit code and the last ``verdict: ...`` line printed.
-    Raises :class:`RunFailed` when the exit code is not in ``ok``.
+    Raises :class:`RunFailed` when the exit code is not in ``ok``. With
+    ``module=False``, ``args`` go to the interpreter itself (``-c PROGRAM ...``)
+    and the result also holds the printed ``stdout``.
     """
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         process = subprocess.Popen(
-            [sys.executable, "-m", cli_module(tree), *args],
+            [sys.executable, *(["-m", cli_module(tree)] if module else []), *args],
             cwd=tree,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -182,12 +234,27 @@ def run_cli(tree: Path, args: list[str], ok: tuple[int, ...] = (0, 1)) -> dict:
         tail = (stderr.strip() or stdout.strip())[-600:]
         raise RunFailed(f"`{' '.join(args[:2])} ...` in {tree} exited {code}: {tail}")
     verdicts = re.findall(r"^verdict: (.+)$", stdout, flags=re.MULTILINE)
-    return {
+    run = {
         "wall": wall,
         "cpu": usage.ru_utime + usage.ru_stime,
         "peak_mb": usage.ru_maxrss / 1024,
         "exit": code,
         "verdict": verdicts[-1].strip() if verdicts else None,
+    }
+    return run if module else {**run, "stdout": stdout}
+
+
+def run_inprocess(tree: Path, folder: str, data: str, cache: Path) -> dict:
+    """Run :data:`INPROCESS` in a fresh process of ``tree``: ``{"first": run, "second": run}``.
+
+    Each run's ``wall`` is the call's own (timed in the process); ``cpu`` and
+    ``peak_mb`` are the whole process's, on both rows.
+    """
+    process = run_cli(tree, ["-c", INPROCESS, folder, data, str(cache)], (0,), module=False)
+    calls = json.loads(process.pop("stdout").split("INPROCESS ", 1)[1])
+    return {
+        row: {**process, "wall": call["wall"], "verdict": call["verdict"]}
+        for row, call in zip(("first", "second"), calls, strict=True)
     }
 
 
@@ -215,6 +282,8 @@ def run_case(case: Case, tree: Path, cache: bool, tmp: Path, warmup: bool = Fals
     tmp.mkdir(parents=True, exist_ok=True)
     sub = case.args[0]
     args = list(case.args)
+    if case.kind == "inprocess":
+        return run_inprocess(tree, args[1], args[2], tmp / "cache")
     if sub == "compare":
         args += ["--out", str(tmp / "out")]
         if cache:
@@ -268,6 +337,13 @@ def row_value(case: Case, row: str, run: dict) -> float:
     return run["wall"]
 
 
+def round_value(case: Case, row: str, runs: dict) -> float:
+    """Return a row's figure in one round (``{row: run}``): ``share`` is second / first."""
+    if row == "share":
+        return runs["second"]["wall"] / runs["first"]["wall"]
+    return row_value(case, row, runs[row])
+
+
 def _stats(values: list[float]) -> dict:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
@@ -281,13 +357,13 @@ def summarise(case: Case, rounds: dict[str, list[dict]]) -> dict[str, dict]:
     """
     out = {}
     for row, target in case.targets.items():
-        this = [row_value(case, row, r[row]) for r in rounds["this"]]
-        base = [row_value(case, row, r[row]) for r in rounds["baseline"]]
+        this = [round_value(case, row, r) for r in rounds["this"]]
+        base = [round_value(case, row, r) for r in rounds["baseline"]]
         pairs = [(a, b) for a, b in zip(this, base, strict=True) if b > 0]
         ratio = statistics.median(a / b for a, b in pairs) if pairs else None
         summary = {
             "label": case.labels[row],
-            "unit": "s/replication" if case.kind == "sbc" else "s",
+            "unit": "s/replication" if case.kind == "sbc" else "" if row == "share" else "s",
             "this": _stats(this),
             "baseline": _stats(base),
             "ratio": ratio,
@@ -377,7 +453,7 @@ def markdown(result: dict) -> str:
             continue
         for row in case["rows"].values():
             met = {True: "yes", False: "**no**", None: "n/a"}[row["met"]]
-            unit = " s/rep" if row["unit"] == "s/replication" else " s"
+            unit = {"s/replication": " s/rep", "": ""}.get(row["unit"], " s")
             lines.append(
                 f"| {row['label']} | {row['baseline']['median']:.2f}{unit} | "
                 f"{_spread(row['this'])}{unit} | **{_num(row['ratio'])}** | "

@@ -421,7 +421,11 @@ def summarize_sides(
     :data:`HERE_SHARE` (a little more than half: the child first starts up).
     Every statistic of a quantity is computed from that quantity's draws
     alone, so the joined frames are those of one :func:`summarize`, bit for
-    bit (tested); if the child fails, its part is summarised here.
+    bit (tested); if the child fails, its part is summarised here. A side whose
+    quantities this process summarised before (the same bytes, :func:`~.reuse.array_key`)
+    gets that summary back (:data:`~.reuse.SUMMARIES`), and within
+    :func:`~.reuse.summaries_on_disk` (``compare`` with a reference cache) one
+    kept on disk by an earlier process.
 
     Parameters
     ----------
@@ -436,6 +440,34 @@ def summarize_sides(
     dict of str to DataFrame
         :func:`summarize` per side, in the order of ``sides``.
     """
+    from mcmc_pairs.comparisons import reuse
+
+    keys = {label: reuse.array_key(da) for label, da in sides.items()}
+    disk = reuse.summary_memo(__file__)
+    kept = {label: _kept_summary(key, disk) for label, key in keys.items()}
+    missing = {label: da for label, da in sides.items() if kept[label] is None}
+    made = _summarize_each(missing, cores) if missing else {}
+    for label, frame in made.items():
+        reuse.SUMMARIES.store(keys[label], frame.copy())
+        if disk is not None:
+            disk.save(keys[label], frame)
+    return {label: (made[label] if kept[label] is None else kept[label].copy()) for label in sides}
+
+
+def _kept_summary(key: tuple, disk) -> pd.DataFrame | None:
+    """Return a summary kept in this process, else on disk (then kept here too), else None."""
+    from mcmc_pairs.comparisons import reuse
+
+    found = reuse.SUMMARIES.lookup(key)
+    if found is None and disk is not None and (found := disk.load(key)) is not None:
+        reuse.SUMMARIES.store(key, found)
+    return found
+
+
+def _summarize_each(
+    sides: Mapping[str, xr.DataArray], cores: int | None = None
+) -> dict[str, pd.DataFrame]:
+    """Return :func:`summarize` of every side (:func:`summarize_sides`, without its memo)."""
     from mcmc_pairs.handrolled._common import available_cores
 
     cores = available_cores() if cores is None else cores

@@ -9,6 +9,9 @@ sample one model many times:
   *same* ``pm.Model`` with more draws. :class:`SameModel` hands the first
   compile back to every later call: the draws are those of a fresh compile,
   bit for bit.
+* **a compare run again in one process** (``cache=False``, or a reference
+  not yet cached): :class:`SameGraph` hands the compile of an equal model
+  (rebuilt from the same source and data) back, kept process-wide.
 * **SBC and Geweke of the PyMC twin** (:class:`~.pymc_runner.PymcTwin`): each
   replication builds the model from its own simulated data. :class:`SameStructure`
   compiles the model once with its data *lifted* into shared variables (what
@@ -115,6 +118,26 @@ class SameModel:
         self.compiles += 1
         self._entries.append((model, key, compiled))
         return compiled
+
+
+class SameGraph:
+    """Reuse nutpie's compile across ``pm.Model`` objects with equal graphs, in this process.
+
+    A model rebuilt from the same source and data (the same compare run again,
+    a test calling ``compare`` twice) has an equal graph, coordinates and
+    initial values (:func:`~.reuse.model_key`): it gets the compile of the
+    first, the same code a fresh compile would make, so the same draws bit for
+    bit. Compiles are kept in :data:`~.reuse.NUTPIE` (the last few dozen of the
+    process), per thread: two threads never sample one compiled model at once.
+    """
+
+    def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
+        """Return the kept compile of a model equal to ``model`` with these options, or one made."""
+        from mcmc_pairs.comparisons import reuse
+
+        graph = reuse.model_key(model)
+        key = None if graph is None else (threading.get_ident(), _options_key(options), graph)
+        return reuse.NUTPIE.get(key, lambda: compile_(model, **options))
 
 
 def data_constants(fgraph) -> list:

@@ -25,6 +25,11 @@ back, or whose draws do not match their SHA-256, is run again and rewritten,
 never trusted. Growing a cached reference at a later look adds that look's
 run to the entry.
 
+PyMC's log densities of each side's draws are kept beside the runs, in
+``DIR/log_density/`` (:class:`~.reuse.LogDensityMemo`, keyed by the model's
+part of the key, the data and the draws' bytes), so a second ``compare`` of an
+unchanged model and sampler compiles no log density.
+
 The default directory is ``$MCMC_PAIRS_CACHE``, else
 ``$XDG_CACHE_HOME/mcmc-pairs/references``, else
 ``~/.cache/mcmc-pairs/references`` (:func:`default_cache_dir`).
@@ -56,6 +61,8 @@ FORMAT = 1
 """The layout's version: part of every key, raised when the layout changes."""
 LIBRARIES = ("pymc", "pytensor", "nutpie", "numba", "numpy", "mcmc-pairs")
 """The packages whose versions are part of the key."""
+LOG_DENSITY_KEY = ("model", "versions", "cpu", "runner")
+"""The parts of the key PyMC's log density of given draws depends on (with the data)."""
 
 
 def default_cache_dir() -> Path:
@@ -226,8 +233,20 @@ class ReferenceCache:
 
     def __init__(self, directory: Path, key: Mapping[str, Any]):
         text = json.dumps(key, sort_keys=True, indent=1)
-        self.key_text = text
+        self.key, self.key_text, self.directory = dict(key), text, Path(directory)
         self.entry = Path(directory) / hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def log_densities(self):
+        """Return the memo of PyMC's log densities of draws of this model, in this directory.
+
+        Its key is the model's part of this key (:data:`LOG_DENSITY_KEY`) and the
+        data's digest: the settings and the seed do not change a log density
+        (:class:`~.reuse.LogDensityMemo`, which adds the draws).
+        """
+        from mcmc_pairs.comparisons.reuse import LogDensityMemo
+
+        model = {k: self.key.get(k) for k in LOG_DENSITY_KEY}
+        return LogDensityMemo(self.directory, model, str(self.key.get("data")))
 
     def _stem(self, label: str, draws: int) -> str:
         return f"{label.replace(':', '_')}-{int(draws)}"

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, budget, honesty, preflight
+from mcmc_pairs.comparisons import agreement, budget, honesty, preflight, reuse
 from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
@@ -194,6 +194,12 @@ def run_pair(
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
     settings = resolve_settings(pair, **overrides)
     stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache, "alpha": alpha}
+    with reuse.summaries_on_disk(cache):  # summaries kept beside the reference cache
+        return _run_looks(pair, sampler, data, settings, pymc_from, stored, progress)
+
+
+def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> PairResult:
+    """Prepare the run and look until decided (:func:`run_pair`'s loop)."""
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
     schedule = look_draws(settings["draws"], settings["max_draws"])
     started = time.perf_counter()
@@ -294,6 +300,7 @@ class _Comparison:
         )  # nothing sampled yet: a run that cannot store or hold its draws stops here
         growing = _sides_under_test(pair, sampler, data, settings, witness, shapes, stored)
         store = _reference_store(stored["cache"], pair, data, settings, witness)
+        witness.memo = None if store is None else store.log_densities()
         growing |= _reference_sides(pair, settings, witness, cache, stored, store)
         reference = dict(pair.reference(data)) if pair.reference else {}
         return cls(pair, data, settings, witness, reference, growing, cache, say, levels=levels)

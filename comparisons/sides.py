@@ -25,7 +25,7 @@ import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons import contract
-from mcmc_pairs.comparisons.compile_once import SameModel
+from mcmc_pairs.comparisons.compile_once import SameGraph
 from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.loading import resolve
@@ -276,8 +276,8 @@ class PymcSource:
     A :class:`DrawSource`; ``cache`` maps (label, draws) to a run, shared with
     later runs of the same pair (``run_pair(pymc_from=...)``); ``store``, a
     :class:`~.reference_cache.ReferenceCache`, keeps the runs on disk for later
-    processes. nutpie compiles the model once for all looks
-    (:class:`~.compile_once.SameModel`).
+    processes. nutpie compiles the model once for all looks, and for every later
+    run of an equal model in this process (:class:`~.compile_once.SameGraph`).
     """
 
     def __init__(self, role, variant, model, settings, pair: Pair, step, cache, store=None):
@@ -287,7 +287,7 @@ class PymcSource:
         self.continues = False  # rerun with the same seed and more draws
         self.grows = True
         self.total = 0.0
-        self.compiles = SameModel()
+        self.compiles = SameGraph()
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""

@@ -10,6 +10,10 @@ In the manner of :mod:`numpy.testing`::
 :func:`compare` runs the same comparison as ``mcmc-pairs compare --model ...
 --data ... --sampler ...`` and returns the result; :func:`assert_agree` raises
 ``AssertionError`` listing the failed checks unless the verdict is ``agree``.
+Both read and write the command line's reference cache by default
+(:func:`cache_directory`) and reuse, within the process, the compiles of an
+unchanged model (:mod:`mcmc_pairs.comparisons.reuse`): calling them again after
+changing only the sampler runs only the sampler, with the same numbers.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def compare(
     progress: Callable[[RunEvent], None] | None = None,
     reference: str | Path | None = None,
     rename: Mapping[str, str | None] | None = None,
-    cache: str | Path | None = None,
+    cache: bool | str | Path = True,
     alpha: float | None = None,
     **extras: Any,
 ):
@@ -72,9 +76,11 @@ def compare(
     reference, rename : optional
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
-    cache, alpha : optional
-        The reference cache's directory (None: PyMC runs every time), and the run's false-alarm
-        rate in (0, 1) (:func:`mcmc_pairs.comparisons.budget.levels`; None: the default levels).
+    cache : bool, str or Path, default True
+        The reference cache, as on the command line (:func:`cache_directory`).
+    alpha : float, optional
+        The run's false-alarm rate in (0, 1) (:func:`mcmc_pairs.comparisons.budget.levels`;
+        None: the default levels).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
@@ -101,9 +107,34 @@ def compare(
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout, alpha=alpha)
-    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)
+    stored = dict(reference=reference and str(reference), rename=rename)
+    stored["cache"] = cache_directory(cache)
     result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
     return _written(result, out)
+
+
+def cache_directory(cache: bool | str | Path | None) -> Path | None:
+    """Return the reference cache's directory for ``compare``'s ``cache`` argument, or None.
+
+    ``compare`` and ``assert_agree`` read and write the same cache as the command
+    line (:mod:`~mcmc_pairs.comparisons.reference_cache`): PyMC's reference runs
+    and its log densities of the draws, so a repeated call samples only the
+    sampler under test. ``True``:
+    :func:`~mcmc_pairs.comparisons.reference_cache.default_cache_dir`
+    (``$MCMC_PAIRS_CACHE`` first, read at each call); ``False`` or None: no cache;
+    a path: that directory. Within one process, compiles of an unchanged model
+    are reused whatever ``cache`` says (:mod:`~mcmc_pairs.comparisons.reuse`).
+    None of it changes a number of the result.
+    """
+    if cache is True:
+        from mcmc_pairs.comparisons.reference_cache import default_cache_dir
+
+        return default_cache_dir()
+    if cache is False or cache is None:
+        return None
+    if not isinstance(cache, str | Path):
+        raise ValueError(f"cache must be True, False or a directory, got {cache!r}")
+    return Path(cache)
 
 
 def _written(result, out: str | Path | None):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import pickle
+import threading
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from mcmc_pairs.comparisons import reuse
 from mcmc_pairs.comparisons.errors import one_line
 from mcmc_pairs.comparisons.loading import load_callable
 
@@ -89,6 +91,7 @@ class ModelWitness:
         self.argument = argument
         self._log_density_fns: dict[str, Any] = {}  # by design fingerprint
         self._simulators: dict[str, Any] = {}  # "prior" and "simulate"
+        self.memo: reuse.LogDensityMemo | None = None  # log densities on disk (compare sets it)
         self.model = self.build(data)
         shapes = self.model.eval_rv_shapes()
         self.variables: dict[str, tuple[int, ...]] = {
@@ -146,6 +149,37 @@ class ModelWitness:
             ``-inf`` where a draw lies outside the support.
         """
         data = self.data if data is None else data
+        memo = self._memo_entry(posterior, data)
+        out = None if memo is None else self.memo.load(*memo)
+        if out is None:
+            out = self._log_density_values(posterior, data)
+            if memo is not None:
+                self.memo.save(memo[0], out)
+        dims = ("chain", "draw")
+        coords = {dim: np.arange(n) for dim, n in zip(dims, out.shape[1:], strict=True)}
+        result = {"log_prior": xr.DataArray(out[0], dims=dims, coords=coords)}
+        if self.observed or self.potentials:
+            result["log_likelihood"] = xr.DataArray(out[1], dims=dims, coords=coords)
+        return result
+
+    def _memo_entry(self, posterior: xr.Dataset, data: Mapping):
+        """Return the log-density memo's ``(draws digest, shape)``, or None.
+
+        None without a memo (:attr:`memo`, which ``compare`` sets for its own
+        data when it has a reference cache) or for other data. The draws'
+        digest covers every free variable's values as given, in the model's
+        order, with their dtypes and shapes.
+        """
+        if self.memo is None or data is not self.data:
+            return None
+        raw = [
+            np.asarray(posterior[name].transpose("chain", "draw", ...).values)
+            for name in self.variables
+        ]
+        return reuse.draws_digest(raw), (2, *raw[0].shape[:2])
+
+    def _log_density_values(self, posterior: xr.Dataset, data: Mapping) -> np.ndarray:
+        """Return ``log_prior`` and ``log_likelihood`` of every draw, shape ``(2, chain, draw)``."""
         key = self._design if data is self.data else _fingerprint(data, self.observed)
         if data is self.data:
             model, source = self.model, self._stored
@@ -177,12 +211,7 @@ class ModelWitness:
                     values = (-np.inf, -np.inf)  # say, a category index outside its table
                 out[:, c, d] = [float(values[0]), float(values[1])]
         out[np.isnan(out)] = -np.inf  # NaN log density: a draw no parameter can explain
-        dims = ("chain", "draw")
-        coords = {dim: np.arange(n) for dim, n in zip(dims, (chains, n_draws), strict=True)}
-        result = {"log_prior": xr.DataArray(out[0], dims=dims, coords=coords)}
-        if self.observed or self.potentials:
-            result["log_likelihood"] = xr.DataArray(out[1], dims=dims, coords=coords)
-        return result
+        return out
 
     # ---------------------------------------------------------- simulation
 
@@ -368,7 +397,14 @@ def build(build_model: str | Callable, data: Mapping, *, argument: str = "--mode
 
 
 def _compile_log_density(model):
-    """Compile ``(free values..., observed values...) -> (log prior, log likelihood)``."""
+    """Compile ``(free values..., observed values...) -> (log prior, log likelihood)``.
+
+    A graph compiled before in this process is not compiled again
+    (:data:`~.reuse.LOG_DENSITIES`, keyed by the graph: a model rebuilt from the
+    same source and data, or from data that differ only in their observed
+    values, gets the same compiled function). A compiled function keeps its
+    own storage, so each thread has its own.
+    """
     import pymc as pm
     import pytensor.tensor as pt
     from pymc.model.transform.conditioning import remove_value_transforms
@@ -388,10 +424,15 @@ def _compile_log_density(model):
         dict(zip(obs_values, obs_inputs, strict=True)),
         strict=False,
     )
-    with exact_arithmetic():
-        func = pm.pytensorf.compile(
-            [*free_values, *obs_inputs], [log_prior, log_lik], on_unused_input="ignore"
-        )
+    inputs, outputs = [*free_values, *obs_inputs], [log_prior, log_lik]
+
+    def compile_() -> Any:
+        with exact_arithmetic():
+            return pm.pytensorf.compile(inputs, outputs, on_unused_input="ignore")
+
+    graph = reuse.graph_key(inputs, outputs)
+    key = None if graph is None else (threading.get_ident(), graph)  # a function: one caller
+    func = reuse.LOG_DENSITIES.get(key, compile_)
     return (
         func,
         [rv.name for rv in free],

@@ -195,3 +195,30 @@ def test_bad_arguments_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         ttv.main(argv)
     assert exc.value.code == 2
+
+
+def test_inprocess_case_times_both_calls_of_one_process_and_their_share(monkeypatch, tmp_path):
+    seen = []
+
+    def fake_cli(tree, args, ok, module=True):
+        seen.append((args, module))
+        calls = [{"wall": 10.0, "verdict": "agree"}, {"wall": 0.5, "verdict": "agree"}]
+        stdout = "noise\nINPROCESS " + json.dumps(calls) + "\n"
+        return {"wall": 12.0, "cpu": 11.0, "peak_mb": 1.0, "exit": 0, "verdict": None,
+                "stdout": stdout}  # fmt: skip
+
+    monkeypatch.setattr(ttv, "run_cli", fake_cli)
+    case = ttv.CASES["inprocess_eight_schools"]
+    runs = ttv.run_case(case, tmp_path, True, tmp_path / "a")
+    ((args, module),) = seen
+    assert not module and args[:2] == ["-c", ttv.INPROCESS]
+    assert args[2:4] == ["examples/eight_schools", "data.json"]
+    assert args[4] == str(tmp_path / "a" / "cache")
+    assert runs["first"]["wall"] == 10.0 and runs["second"]["wall"] == 0.5
+    assert runs["second"]["cpu"] == 11.0 and "stdout" not in runs["second"]
+    rounds = {"this": [runs], "baseline": [{**runs, "second": {**runs["second"], "wall": 9.0}}]}
+    rows = ttv.summarise(case, rounds)
+    assert rows["share"]["this"]["median"] == pytest.approx(0.05)
+    assert rows["share"]["met"] is True  # an absolute target on this tree: <= 0.10
+    assert rows["second"]["ratio"] == pytest.approx(0.5 / 9.0)
+    assert {"inprocess_probit", "inprocess_changepoint"} <= set(ttv.CASES)

@@ -109,7 +109,7 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_run(tmp_path):
 def test_growing_a_cached_reference_adds_the_later_look_to_the_entry(tmp_path):
     growing = {"draws": 100, "max_draws": 200, "tolerance": 0.01}
     compare(tmp_path, **growing)
-    entry = next(p for p in tmp_path.iterdir() if p.is_dir())
+    entry = next(p for p in tmp_path.iterdir() if p.is_dir() and p.name != "log_density")
     assert {p.name for p in entry.glob("pymc-*.json")} == {"pymc-100.json", "pymc-200.json"}
     result, events = compare(tmp_path, **growing)
     assert result.sides["pymc"].from_cache and not any("pymc: done" in e for e in events)
