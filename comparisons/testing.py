@@ -71,16 +71,14 @@ def compare(
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
-        Receives a :class:`mcmc_pairs.comparisons.run.RunEvent` at the start and the end
-        of every side; ``str(event)`` is the line (default: print it to stderr).
+        Receives a :class:`~.run.RunEvent` at the start and the end of every side;
+        ``str(event)`` is the line (default: print it to stderr).
     reference, rename : optional
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
-    cache : bool, str or Path, default True
-        The reference cache, as on the command line (:func:`cache_directory`).
-    alpha : float, optional
-        The run's false-alarm rate in (0, 1) (:func:`mcmc_pairs.comparisons.budget.levels`;
-        None: the default levels).
+    cache, alpha : optional
+        The reference cache, as on the command line (:func:`cache_directory`; default
+        True); the run's false-alarm rate in (0, 1) (:func:`~.budget.levels`; None: default).
     **extras
         ``exact``, ``align``, ``derived``, ``settings``, ``pymc_kwargs``
         (override the model module's optional pieces, :mod:`mcmc_pairs.comparisons.byom`).
@@ -88,8 +86,7 @@ def compare(
     Returns
     -------
     mcmc_pairs.comparisons.run.PairResult
-        ``verdict`` (``"agree"``, ``"disagree"``, ``"inconclusive"``, ``"not
-        converged"``, ``"reference failed"``), ``checks`` (a DataFrame, a row per check) and
+        ``verdict`` (:class:`~.kinds.Verdict`), ``checks`` (a DataFrame, a row per check) and
         ``summaries`` (per side: statistics, MCSEs, ESS and R-hat per quantity).
 
     Raises
@@ -107,8 +104,8 @@ def compare(
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
     settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout, alpha=alpha)
-    stored = dict(reference=reference and str(reference), rename=rename)
-    stored["cache"] = cache_directory(cache)
+    cache = cache_directory(cache)
+    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)
     result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
     return _written(result, out)
 

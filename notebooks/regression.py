@@ -223,12 +223,13 @@ display(efficiency.round(3))
 unthinned = outputs["one at a time, thin=1"]
 print(f"theory for one at a time: ESS per sweep = (1 - rho^2) / (1 + rho^2) = "
       f"{(1 - rho**2) / (1 + rho**2):.5f}")  # fmt: skip
-# the next two cells' sentences: the blocked row has by far the largest ESS per sweep and per
-# second; per sweep the unthinned chain is at least as efficient as the thinned one (asserted
-# with 1000 draws per chain: at the tests' 200 the short runs' ESS is too noisy)
-for column in ("ESS per 1000 sweeps", "ESS per second"):
-    others = efficiency[column].drop("blocked, thin=1")
-    assert efficiency.at["blocked, thin=1", column] > 10 * others.max(), column
+# the next two cells' sentences: the blocked row has by far the largest ESS per sweep (per
+# second too, on an idle machine: a wall-clock ratio is not asserted, since a test run on busy
+# cores can stretch any one row's seconds); per sweep the unthinned chain is at least as
+# efficient as the thinned one (asserted with 1000 draws per chain: at the tests' 200 the short
+# runs' ESS is too noisy)
+others = efficiency["ESS per 1000 sweeps"].drop("blocked, thin=1")
+assert efficiency.at["blocked, thin=1", "ESS per 1000 sweeps"] > 10 * others.max()
 if draws >= 1000:
     per_sweep = efficiency["ESS per 1000 sweeps"]
     assert (
