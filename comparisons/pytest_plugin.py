@@ -360,7 +360,7 @@ class StatisticalTest:
         ValueError
             A keyword the session sets, or a run beyond those the test declared.
         """
-        from mcmc_pairs.comparisons import reference_cache, testing
+        from mcmc_pairs.comparisons import testing
 
         for name in SESSION_SET:
             if name in kwargs:
@@ -376,7 +376,7 @@ class StatisticalTest:
                 f"(runs={self.runs + 1}) or more"
             )
         self.made += 1
-        cache = self.cache if self.cache is not None else reference_cache.default_cache_dir()
+        cache = True if self.cache is None else self.cache  # True: the CLI's, read at each run
         return testing.compare(
             build_model, sampler, data, alpha=self.level, cache=cache, out=self.reports, **kwargs
         )

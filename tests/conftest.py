@@ -6,7 +6,7 @@ with an empty cache of its own: a test that counts PyMC's runs, or reads the
 events that say "done" or "from the reference cache", must not read what
 another test left there.
 
-The end-to-end folders (``tests/examples``, ``tests/zoo``) opt in to one cache
+The end-to-end folders (:data:`SHARED_CACHE`: ``tests/examples``, ``tests/zoo``) use one cache
 for the whole session instead (:func:`shared_reference_cache`), shared by every
 pytest-xdist worker: a model's correct sampler, its planted bug, its README's
 commands and its SBC face the same PyMC reference, sampled once by whichever
@@ -53,9 +53,19 @@ def pytest_collection_modifyitems(config, items):
     items[:] = sorted(items, key=key)  # stable: the same order on every worker
 
 
+SHARED_CACHE = ("tests/examples/", "tests/zoo/")
+"""The folders whose tests use :func:`shared_reference_cache` instead of a cache of their own."""
+
+
 @pytest.fixture(autouse=True)
-def _own_reference_cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("MCMC_PAIRS_CACHE", str(tmp_path_factory.mktemp("reference_cache")))
+def _reference_cache(request, tmp_path_factory, monkeypatch):
+    """Set ``MCMC_PAIRS_CACHE``: the shared cache in :data:`SHARED_CACHE`, else a new one."""
+    path = request.path.relative_to(request.config.rootpath).as_posix()
+    if path.startswith(SHARED_CACHE):
+        directory = request.getfixturevalue("shared_reference_cache")
+    else:
+        directory = tmp_path_factory.mktemp("reference_cache")
+    monkeypatch.setenv("MCMC_PAIRS_CACHE", str(directory))
 
 
 @pytest.fixture(scope="session")
