@@ -28,7 +28,10 @@ run to the entry.
 PyMC's log densities of each side's draws are kept beside the runs, in
 ``DIR/log_density/`` (:class:`~.reuse.LogDensityMemo`, keyed by the model's
 part of the key, the data and the draws' bytes), so a second ``compare`` of an
-unchanged model and sampler compiles no log density.
+unchanged model and sampler compiles no log density. Each side's summaries
+(``DIR/summaries/``, :class:`~.reuse.SummaryMemo`) and the page's figures drawn
+from draws alone (``DIR/figures/``, :class:`~.reuse.FigureMemo`) are kept there
+too.
 
 The default directory is ``$MCMC_PAIRS_CACHE``, else
 ``$XDG_CACHE_HOME/mcmc-pairs/references``, else

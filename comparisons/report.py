@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import arviz_base as azb
 import numpy as np
 import pandas as pd
 
-from mcmc_pairs.comparisons import html
+from mcmc_pairs.comparisons import html, reuse
 from mcmc_pairs.comparisons.agreement import (
     AGREE,
     ALPHA_EQUIVALENCE,
@@ -512,18 +512,21 @@ def _sides_section(result: PairResult) -> list[str]:
 
 def _diagnostic_figures(result: PairResult) -> list[str]:
     """Return the page's traces, running means, densities, rank plots, autocorrelations."""
+    drawn = _figures_of(result)
+    exact = bool(result.reference)  # exact means and densities are drawn too: not from draws alone
+    everyone = list(result.sides)
     return [
         "<h2>Traces</h2>",
         "<p>Every chain of every side, one colour per chain (seed 001 §7.1's multi-chain "
         "trace): well-mixed chains overlap like fuzzy caterpillars.</p>",
-        html.figure(trace_figure, result, alt="trace plots"),
+        drawn(trace_figure, result, alt="trace plots", sides=everyone),
         "<h2>Running means</h2>",
         "<p>The ergodic mean of each chain as draws accumulate; they should settle on the same "
         "value (the black line is the exact mean where it is known).</p>",
-        html.figure(running_mean_figure, result, alt="running means"),
+        drawn(running_mean_figure, result, alt="running means", sides=None if exact else everyone),
         "<h2>Densities</h2>",
         "<p>Histograms of both sides; the black line is the exact density where it is known.</p>",
-        html.figure(density_figure, result, alt="density overlays"),
+        drawn(density_figure, result, alt="density overlays", sides=None if exact else everyone),
         "<h2>Rank plots</h2>",
         "<p>Rank ECDF differences per chain (arviz-plots), each chain thinned to "
         f"{RANK_MAX_DRAWS} draws: chains that sample the same distribution wander close to "
@@ -531,7 +534,7 @@ def _diagnostic_figures(result: PairResult) -> list[str]:
         "(small: the chains differ).</p>",
         *(
             f"<h3>{html.escape(label)}</h3>"
-            + html.figure(rank_figure, side, alt=f"rank plot of {label}")
+            + drawn(rank_figure, side, alt=f"rank plot of {label}", sides=[label])
             for label, side in result.sides.items()
         ),
         "<h2>Autocorrelation</h2>",
@@ -539,10 +542,37 @@ def _diagnostic_figures(result: PairResult) -> list[str]:
         "effective draws per draw.</p>",
         *(
             f"<h3>{html.escape(label)}</h3>"
-            + html.figure(autocorr_figure, side, alt=f"autocorrelation of {label}")
+            + drawn(autocorr_figure, side, alt=f"autocorrelation of {label}", sides=[label])
             for label, side in result.sides.items()
         ),
     ]
+
+
+def _figures_of(result: PairResult) -> Callable[..., str]:
+    """Return ``drawn(make, arg, alt=, sides=)``: :func:`html.figure` of ``make(arg)``.
+
+    With a reference cache (``result.memo_directory``) a figure drawn from the
+    draws of ``sides`` alone (a list of labels; None: something else goes into
+    it) is kept beside it (:class:`~.reuse.FigureMemo`), so an unchanged side is
+    never drawn twice.
+    """
+    memo = None
+    if result.memo_directory is not None:
+        memo = reuse.FigureMemo(result.memo_directory, __file__)
+    keys: dict[str, tuple] = {}
+
+    def drawn(make: Callable, arg, *, alt: str, sides: list[str] | None) -> str:
+        def draw() -> str:
+            return html.figure(make, arg, alt=alt)
+
+        if memo is None or sides is None:
+            return draw()
+        for label in sides:
+            if label not in keys:
+                keys[label] = reuse.array_key(result.sides[label].quantities)
+        return memo.get(f"{make.__name__}: {alt}", [(lb, keys[lb]) for lb in sides], draw)
+
+    return drawn
 
 
 TABLE_ROWS = 20

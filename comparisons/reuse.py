@@ -414,3 +414,69 @@ def _content_digest(stored: Mapping[str, Any]) -> str:
     """Return the SHA-256 of a stored memo's every entry but its ``sha256``."""
     content = {k: v for k, v in stored.items() if k != "sha256"}
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+FIGURE_LIBRARIES = ("matplotlib", "arviz-plots", "arviz-stats", "arviz-base", "numpy")
+"""The packages a report's figures depend on: their versions are in its key."""
+
+
+class FigureMemo:
+    """A report's figures drawn from draws alone, on disk: ``DIR/figures/<digest>.json``.
+
+    A figure is kept only when nothing but draws went into it (no exact
+    density, no timing), keyed by the figure's name, the draws' :func:`array_key`
+    of every side it shows and the sides' labels, the versions of
+    :data:`FIGURE_LIBRARIES` and the SHA-256 of ``report.py``. The file holds
+    that key, the embedded ``<img>`` and the SHA-256 of both; a file that does
+    not match is drawn again and rewritten, never trusted. A second ``compare``
+    of the same sampler and seed draws no figure again; a changed sampler gets
+    the reference's own figures back and draws its own.
+    """
+
+    def __init__(self, directory: Path | str, source: str | Path):
+        self.folder = Path(directory) / "figures"
+        self.source = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+
+    def _key(self, name: str, inputs: Sequence[tuple[str, tuple]]) -> str:
+        from importlib import metadata
+
+        versions = {}
+        for package in FIGURE_LIBRARIES:
+            try:
+                versions[package] = metadata.version(package)
+            except metadata.PackageNotFoundError:
+                versions[package] = "absent"
+        drawn = [[label, repr(key)] for label, key in inputs]
+        return json.dumps(
+            {"format": FORMAT, "figure": name, "inputs": drawn, "versions": versions,
+             "report": self.source},
+            sort_keys=True,
+        )  # fmt: skip
+
+    def _file(self, key: str) -> Path:
+        return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.json"
+
+    def get(self, name: str, inputs: Sequence[tuple[str, tuple]], draw: Callable[[], str]) -> str:
+        """Return the figure ``name`` drawn from ``inputs``: stored, or ``draw()`` stored.
+
+        ``inputs`` is ``(label, array_key)`` per side shown. An unreadable memo is
+        drawn again; an unwritable one is skipped.
+        """
+        key = self._key(name, inputs)
+        path = self._file(key)
+        try:
+            stored = json.loads(path.read_text())
+            if stored["key"] == key and _content_digest(stored) == stored["sha256"]:
+                return str(stored["img"])
+        except Exception:  # absent, partial or corrupt: whatever fails to read is not trusted
+            pass
+        img = draw()
+        if "<img " not in img:  # a figure that could not be drawn is not kept
+            return img
+        stored = {"key": key, "img": img}
+        stored["sha256"] = _content_digest(stored)
+        try:
+            write_atomic(path, json.dumps(stored))
+        except OSError:  # a full disk or a read-only cache costs speed, not the run
+            pass
+        return img

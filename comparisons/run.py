@@ -83,6 +83,9 @@ class PairResult:
     cannot_grow: list[str] = field(default_factory=list)
     """Sides of stored draws that an undecided run would have grown: their own Monte
     Carlo error limits the resolution (:mod:`~.stored`)."""
+    memo_directory: Path | None = None
+    """The reference cache the run used (None: none): its report keeps the figures drawn
+    from draws alone beside it (:class:`~.reuse.FigureMemo`)."""
 
     def ess_per_second(self, label: str) -> float:
         """Minimum bulk ESS over the compared quantities per second of sampling (NaN: stored)."""
@@ -195,7 +198,9 @@ def run_pair(
     settings = resolve_settings(pair, **overrides)
     stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache, "alpha": alpha}
     with reuse.summaries_on_disk(cache):  # summaries kept beside the reference cache
-        return _run_looks(pair, sampler, data, settings, pymc_from, stored, progress)
+        result = _run_looks(pair, sampler, data, settings, pymc_from, stored, progress)
+    result.memo_directory = None if cache is None else Path(cache)
+    return result
 
 
 def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> PairResult:

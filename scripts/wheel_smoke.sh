@@ -91,5 +91,5 @@ say "compare the project's own model"
   --sampler handrolled.schools:sample --out "$work/reports" > "$work/own.txt" 2>&1 \
   || { cat "$work/own.txt"; exit 1; }
 say "the project's pytest file"
-"$bin/python" -m pytest -q -p no:cacheprovider tests
+"$bin/python" -m pytest -q -p no:cacheprovider --basetemp "$work/pytest" tests
 say "passed"

@@ -265,3 +265,78 @@ def test_each_thread_has_its_own_compiled_log_density(data):
     assert reuse.LOG_DENSITIES.made == 2 and reuse.LOG_DENSITIES.hits == 0
     assert same_values(results[0], ModelWitness(MODEL, data).log_density(draws))
     assert reuse.LOG_DENSITIES.hits == 1  # this thread's own, again
+
+
+def _figures_drawn(monkeypatch) -> list[str]:
+    """Record the name of every figure :func:`html.figure` draws from now on."""
+    from mcmc_pairs.comparisons import html
+
+    drawn: list[str] = []
+    figure = html.figure
+
+    def counting(make, *args, alt):
+        drawn.append(make.__name__)
+        return figure(make, *args, alt=alt)
+
+    monkeypatch.setattr(html, "figure", counting)
+    return drawn
+
+
+def _diagnostic_images(page: Path) -> list[str]:
+    """The page's figures from its traces on (the speed figure before them shows timings)."""
+    text = page.read_text()
+    return [m for m in text[text.index("<h2>Traces</h2>") :].split("<img ")[1:]]
+
+
+def test_a_second_report_of_unchanged_draws_draws_no_figure_again(tmp_path, monkeypatch):
+    """Figures from draws alone are kept beside the cache: the same images, not drawn again."""
+    drawn = _figures_drawn(monkeypatch)
+    run(out=tmp_path / "first")
+    per_side = {"rank_figure": 2, "autocorr_figure": 2}  # user and pymc
+    grid = {"trace_figure": 1, "running_mean_figure": 1, "density_figure": 1}
+    assert {name: drawn.count(name) for name in [*per_side, *grid]} == per_side | grid
+    memo = Path(os.environ["MCMC_PAIRS_CACHE"]) / "figures"
+    assert len(list(memo.glob("*.json"))) == 7
+
+    drawn.clear()
+    run(out=tmp_path / "second")
+    assert drawn == ["speed_figure"]  # timings: drawn every time
+    first, second = (
+        tmp_path / n / "eight_schools.model.build_model.html" for n in ("first", "second")
+    )
+    assert _diagnostic_images(first) == _diagnostic_images(second) != []
+
+    drawn.clear()  # the planted bug: its own figures, the reference's kept ones
+    compare(
+        MODEL, f"{EXAMPLE}/sampler.py:sample_planted_bug", EXAMPLE / "data.json",
+        progress=lambda e: None, out=tmp_path / "bug", **SMALL,
+    )  # fmt: skip
+    assert sorted(drawn) == sorted(["speed_figure", "rank_figure", "autocorr_figure", *grid])
+
+    for path in memo.glob("*.json"):  # damaged: drawn again, the same image
+        path.write_text(path.read_text()[:-40] + "0" * 39 + "}")
+    drawn.clear()
+    run(out=tmp_path / "third")
+    assert len(drawn) == 1 + 7
+    third = tmp_path / "third" / "eight_schools.model.build_model.html"
+    assert _diagnostic_images(third) == _diagnostic_images(first)
+
+
+def test_figures_with_an_exact_reference_or_without_a_cache_are_drawn_every_time(tmp_path):
+    """Running means and densities of a built-in pair show its exact answer: not kept."""
+    from mcmc_pairs.comparisons import report
+    from mcmc_pairs.comparisons.registry import get_pair
+    from mcmc_pairs.comparisons.run import run_pair
+
+    pair = get_pair("bivariate_normal")
+    settings = {"draws": 200, "tune": 200, "chains": 2, "seed": 3, "max_draws": 200}
+    result = run_pair(pair, cache=tmp_path, progress=lambda e: None, **settings)
+    assert result.memo_directory == tmp_path and result.reference
+    report.render_pair(result)
+    kept = {json.loads(p.read_text())["key"] for p in (tmp_path / "figures").glob("*.json")}
+    names = sorted(json.loads(key)["figure"].split(":")[0] for key in kept)
+    assert names == sorted(["trace_figure", *["rank_figure"] * 2, *["autocorr_figure"] * 2])
+
+    unkept = run_pair(pair, cache=None, progress=lambda e: None, **settings)
+    assert unkept.memo_directory is None
+    assert report.render_pair(unkept).count("<img ") == report.render_pair(result).count("<img ")
