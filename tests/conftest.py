@@ -21,17 +21,27 @@ import os
 import pytest
 
 HEAVY_FIRST = (
-    "tests/comparisons/test_pairs.py",
-    "tests/comparisons/test_report.py",
-    "tests/examples/test_conjugate_step.py",
-    "tests/examples/test_numpyro_port.py",
-    "tests/examples/test_stored_draws.py",
-    "tests/examples/test_probit.py",
-    "tests/examples/test_eight_schools.py",
-    "tests/comparisons/test_pathological_reports.py",
+    "tests/comparisons/test_pairs.py",  # first: LDA at its defaults, the slow tests' longest
     "tests/zoo/test_zoo_end_to_end.py",
     "tests/notebooks/test_notebooks.py",
     "tests/comparisons/test_sbc.py",
+    "tests/examples/test_conjugate_step.py",
+    "tests/comparisons/test_pathological_reports.py",
+    "tests/comparisons/test_interrupts.py",
+    "tests/examples/test_numpyro_port.py",
+    "tests/comparisons/test_pytest_plugin.py",
+    "tests/comparisons/test_cli.py",
+    "tests/comparisons/test_byom.py",
+    "tests/comparisons/test_agreement.py",
+    "tests/examples/test_eight_schools.py",
+    "tests/handrolled/test_lda.py",
+    "tests/examples/test_probit.py",
+    "tests/examples/test_stored_draws.py",
+    "tests/comparisons/test_properties.py",
+    "tests/comparisons/test_pymc_runner.py",
+    "tests/comparisons/test_stored.py",
+    "tests/comparisons/test_compile_once.py",
+    "tests/benchmarks/test_power_smoke.py",
 )
 """Test files that take the longest on 2 cores (``--durations``), run first.
 
