@@ -51,7 +51,6 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Callable, Mapping
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +58,7 @@ import numpy as np
 
 from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.files import write_atomic
+from mcmc_pairs.comparisons.reuse import package_versions
 
 FORMAT = 1
 """The layout's version: part of every key, raised when the layout changes."""
@@ -186,13 +186,7 @@ def _package_of(function: Callable) -> str:
 
 
 def _versions() -> dict[str, str]:
-    found = {"python": platform.python_version()}
-    for name in LIBRARIES:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = "absent"
-    return found
+    return {"python": platform.python_version(), **package_versions(LIBRARIES)}
 
 
 def _host_cpu() -> str:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import contextvars
+import functools
 import hashlib
 import json
 import threading
@@ -313,6 +314,27 @@ class LogDensityMemo:
             return
 
 
+def package_versions(names: Sequence[str]) -> dict[str, str]:
+    """Return the installed version of each package in ``names`` (``"absent"`` if not installed).
+
+    Read once per process (what a running process has imported cannot change).
+    """
+    return dict(_read_versions(tuple(names)))
+
+
+@functools.cache
+def _read_versions(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    from importlib import metadata
+
+    versions = []
+    for name in names:
+        try:
+            versions.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            versions.append((name, "absent"))
+    return tuple(versions)
+
+
 SUMMARY_LIBRARIES = ("arviz-stats", "numpy", "scipy", "xarray", "pandas")
 """The packages a summary's numbers depend on: their versions are in its key."""
 _SUMMARY_DIRECTORY: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
@@ -359,14 +381,7 @@ class SummaryMemo:
         self.source = hashlib.sha256(Path(source).read_bytes()).hexdigest()
 
     def _key(self, array_key_: tuple) -> str:
-        from importlib import metadata
-
-        versions = {}
-        for name in SUMMARY_LIBRARIES:
-            try:
-                versions[name] = metadata.version(name)
-            except metadata.PackageNotFoundError:
-                versions[name] = "absent"
+        versions = package_versions(SUMMARY_LIBRARIES)
         return json.dumps(
             {"format": FORMAT, "quantities": repr(array_key_), "versions": versions,
              "agreement": self.source},
@@ -438,14 +453,7 @@ class FigureMemo:
         self.source = hashlib.sha256(Path(source).read_bytes()).hexdigest()
 
     def _key(self, name: str, inputs: Sequence[tuple[str, tuple]]) -> str:
-        from importlib import metadata
-
-        versions = {}
-        for package in FIGURE_LIBRARIES:
-            try:
-                versions[package] = metadata.version(package)
-            except metadata.PackageNotFoundError:
-                versions[package] = "absent"
+        versions = package_versions(FIGURE_LIBRARIES)
         drawn = [[label, repr(key)] for label, key in inputs]
         return json.dumps(
             {"format": FORMAT, "figure": name, "inputs": drawn, "versions": versions,
