@@ -259,6 +259,9 @@ def _main(argv: Sequence[str] | None) -> int:
     _importable_cwd()
     try:
         args = build_parser().parse_args(argv)
+        from mcmc_pairs.comparisons.html import figures_off
+
+        figures_off()  # a bad $MCMC_PAIRS_FIGURES is exit 2 before any run
         command = {"list": _list, "compare": _compare, "validate": _validate}
         status = command.get(args.command, _report)(args)
         sys.stdout.flush()  # here, where a reader that left is caught below

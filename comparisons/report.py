@@ -565,7 +565,7 @@ def _figures_of(result: PairResult) -> Callable[..., str]:
         def draw() -> str:
             return html.figure(make, arg, alt=alt)
 
-        if memo is None or sides is None:
+        if memo is None or sides is None or html.figures_off():  # a note is never kept
             return draw()
         for label in sides:
             if label not in keys:
@@ -701,7 +701,7 @@ def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
                 ax.set_xscale("log")
                 ax.xaxis.set_minor_locator(NullLocator())
             ax.tick_params(labelsize=7)
-    fig.tight_layout()
+    html.fixed_layout(fig, hspace=0.3, wspace=0.1)
     return fig
 
 
@@ -750,7 +750,7 @@ def density_figure(result: PairResult):
     for ax in axes.flat[len(names) :]:
         ax.set_visible(False)
     axes.flat[0].legend(fontsize=7)
-    fig.tight_layout()
+    html.fixed_layout(fig, left=0.45, hspace=0.55, wspace=0.45)
     return fig
 
 

@@ -63,6 +63,40 @@ def pytest_collection_modifyitems(config, items):
     items[:] = sorted(items, key=key)  # stable: the same order on every worker
 
 
+FIGURES_DRAWN = (
+    "tests/benchmarks/",
+    "tests/notebooks/",
+    "tests/comparisons/test_honesty.py",
+    "tests/comparisons/test_html.py",
+    "tests/comparisons/test_import_graph.py",
+    "tests/comparisons/test_interrupts.py",
+    "tests/comparisons/test_pathological_reports.py",
+    "tests/comparisons/test_report.py",
+    "tests/comparisons/test_reuse.py",
+    "tests/comparisons/test_validation_report.py",
+)
+"""The tests whose pages are drawn with their figures; every other test writes its pages
+with ``MCMC_PAIRS_FIGURES=off`` (:func:`mcmc_pairs.comparisons.html.figures_off`).
+
+Drawing is a fifth of the suite's time, and a test that checks a verdict, a JSON or a page's
+words does not look at the pictures. These look at them, count them, time the moment a
+page is written, or feed odd draws (NaN, 1e300, one draw per chain) to the plotting code."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _figures(request):
+    """Set ``MCMC_PAIRS_FIGURES=off`` outside :data:`FIGURES_DRAWN`, module fixtures included.
+
+    Module-scoped and autouse, so it is in place before the module's other fixtures run."""
+    path = request.path.relative_to(request.config.rootpath).as_posix()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        if path.startswith(FIGURES_DRAWN):
+            monkeypatch.delenv("MCMC_PAIRS_FIGURES", raising=False)
+        else:
+            monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")
+        yield
+
+
 SHARED_CACHE = ("tests/examples/", "tests/zoo/")
 """The folders whose tests use :func:`shared_reference_cache` instead of a cache of their own."""
 

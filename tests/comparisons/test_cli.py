@@ -16,7 +16,9 @@ MALFORMED = "tests/malformed_samplers.py"
 @pytest.fixture(scope="module")
 def agreed(tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    code = cli.main(["compare", "bivariate_normal", "--out", str(out)])
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.delenv("MCMC_PAIRS_FIGURES", raising=False)  # the page as a user gets it
+        code = cli.main(["compare", "bivariate_normal", "--out", str(out)])
     return code, out
 
 
@@ -141,6 +143,14 @@ def test_usage_errors_exit_2_with_one_line(argv, message, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_a_bad_figures_switch_exits_2_with_one_line_before_any_run(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MCMC_PAIRS_FIGURES", "no")
+    assert cli.main(["compare", "bivariate_normal", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["mcmc-pairs: error: $MCMC_PAIRS_FIGURES='no': expected 'on' or 'off'"]
+    assert not any(tmp_path.iterdir())
 
 
 def test_list_names_every_registered_pair(capsys):

@@ -3,6 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pytest
 
 from mcmc_pairs.comparisons import html
 from mcmc_pairs.comparisons.pair import Section
@@ -56,3 +57,27 @@ def test_a_section_is_rendered_from_data():
     assert parts[:2] == ["<h2>Topics</h2>", "<p>Rows &amp; columns</p>"]
     assert parts[2].startswith('<img alt="Topics"') and "<table" in parts[3]
     assert html.section(Section(heading="Only")) == ["<h2>Only</h2>"]
+
+
+def test_figures_off_writes_a_note_and_draws_nothing(monkeypatch):
+    drawn = []
+
+    def make():
+        drawn.append(1)
+        return plt.figure()
+
+    monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")
+    note = html.figure(make, alt="the <trace>")
+    assert (
+        note
+        == "<p><em>The figure (the &lt;trace&gt;) was not drawn: $MCMC_PAIRS_FIGURES=off.</em></p>"
+    )
+    assert drawn == []
+    monkeypatch.setenv("MCMC_PAIRS_FIGURES", "On")
+    assert html.figure(make, alt="line").startswith("<img") and drawn == [1]
+
+
+def test_a_bad_figures_switch_is_an_error_naming_it(monkeypatch):
+    monkeypatch.setenv("MCMC_PAIRS_FIGURES", "0")
+    with pytest.raises(ValueError, match=r"\$MCMC_PAIRS_FIGURES='0': expected 'on' or 'off'"):
+        html.figures_off()

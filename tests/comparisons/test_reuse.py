@@ -340,3 +340,19 @@ def test_figures_with_an_exact_reference_or_without_a_cache_are_drawn_every_time
     unkept = run_pair(pair, cache=None, progress=lambda e: None, **settings)
     assert unkept.memo_directory is None
     assert report.render_pair(unkept).count("<img ") == report.render_pair(result).count("<img ")
+
+
+def test_a_page_without_figures_keeps_nothing_in_the_memo(tmp_path, monkeypatch):
+    """``MCMC_PAIRS_FIGURES=off``: notes instead of images, and no note kept as a figure."""
+    from mcmc_pairs.comparisons import report
+    from mcmc_pairs.comparisons.registry import get_pair
+    from mcmc_pairs.comparisons.run import run_pair
+
+    settings = {"draws": 100, "tune": 100, "chains": 2, "seed": 3, "max_draws": 100}
+    result = run_pair(get_pair("bivariate_normal"), cache=tmp_path, progress=print, **settings)
+    monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")
+    page = report.render_pair(result)
+    assert "<img " not in page and "was not drawn: $MCMC_PAIRS_FIGURES=off" in page
+    assert not list((tmp_path / "figures").glob("*.json"))
+    monkeypatch.delenv("MCMC_PAIRS_FIGURES")
+    assert report.render_pair(result).count("<img ") == page.count("was not drawn")
