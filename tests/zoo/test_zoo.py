@@ -207,11 +207,12 @@ def test_counts_gibbs_sampler_matches_beta_by_quadrature():
     a, g, d = data["alpha"], data["beta_shape"], data["beta_rate"]
 
     def log_posterior(beta):  # every rate integrated out of Poisson x Gamma(a, beta)
+        beta = np.asarray(beta, dtype=float)[..., None]  # (grid, 1) against the rates (n,)
         terms = a * np.log(beta) - (a + y) * np.log(beta + t)
-        return stats.gamma.logpdf(beta, g, scale=1 / d) + terms.sum()
+        return stats.gamma.logpdf(beta[..., 0], g, scale=1 / d) + terms.sum(axis=-1)
 
     grid = np.linspace(1e-6, 12.0, 200_001)
-    density = np.exp([log_posterior(b) for b in grid] - log_posterior(2.5))
+    density = np.exp(log_posterior(grid) - log_posterior(2.5))
     mass = integrate.trapezoid(density, grid)
     mean = integrate.trapezoid(grid * density, grid) / mass
     sd = np.sqrt(integrate.trapezoid((grid - mean) ** 2 * density, grid) / mass)
