@@ -35,6 +35,7 @@ __all__ = [
     "escape",
     "figure",
     "figures_off",
+    "fixed_layout",
     "image_grid",
     "img",
     "page",

@@ -558,7 +558,7 @@ def _figures_of(result: PairResult) -> Callable[..., str]:
     """
     memo = None
     if result.memo_directory is not None:
-        memo = reuse.FigureMemo(result.memo_directory, __file__)
+        memo = reuse.FigureMemo(result.memo_directory, __file__, html.__file__)
     keys: dict[str, tuple] = {}
 
     def drawn(make: Callable, arg, *, alt: str, sides: list[str] | None) -> str:

@@ -441,16 +441,20 @@ class FigureMemo:
     A figure is kept only when nothing but draws went into it (no exact
     density, no timing), keyed by the figure's name, the draws' :func:`array_key`
     of every side it shows and the sides' labels, the versions of
-    :data:`FIGURE_LIBRARIES` and the SHA-256 of ``report.py``. The file holds
+    :data:`FIGURE_LIBRARIES` and the SHA-256 of the ``sources`` that draw it
+    (``report.py`` and ``html.py``). The file holds
     that key, the embedded ``<img>`` and the SHA-256 of both; a file that does
     not match is drawn again and rewritten, never trusted. A second ``compare``
     of the same sampler and seed draws no figure again; a changed sampler gets
     the reference's own figures back and draws its own.
     """
 
-    def __init__(self, directory: Path | str, source: str | Path):
+    def __init__(self, directory: Path | str, *sources: str | Path):
         self.folder = Path(directory) / "figures"
-        self.source = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+        digest = hashlib.sha256()
+        for source in sources:
+            digest.update(hashlib.sha256(Path(source).read_bytes()).digest())
+        self.source = digest.hexdigest()
 
     def _key(self, name: str, inputs: Sequence[tuple[str, tuple]]) -> str:
         versions = package_versions(FIGURE_LIBRARIES)
