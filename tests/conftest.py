@@ -63,6 +63,11 @@ def pytest_collection_modifyitems(config, items):
     items[:] = sorted(items, key=key)  # stable: the same order on every worker
 
 
+def _test_path(request) -> str:
+    """The requesting test file's path from the repository root, as ``tests/...``."""
+    return request.path.relative_to(request.config.rootpath).as_posix()
+
+
 FIGURES_DRAWN = (
     "tests/benchmarks/",
     "tests/notebooks/",
@@ -88,7 +93,7 @@ def _figures(request):
     """Set ``MCMC_PAIRS_FIGURES=off`` outside :data:`FIGURES_DRAWN`, module fixtures included.
 
     Module-scoped and autouse, so it is in place before the module's other fixtures run."""
-    path = request.path.relative_to(request.config.rootpath).as_posix()
+    path = _test_path(request)
     with pytest.MonkeyPatch.context() as monkeypatch:
         if path.startswith(FIGURES_DRAWN):
             monkeypatch.delenv("MCMC_PAIRS_FIGURES", raising=False)
@@ -104,7 +109,7 @@ SHARED_CACHE = ("tests/examples/", "tests/zoo/")
 @pytest.fixture(autouse=True)
 def _reference_cache(request, tmp_path_factory, monkeypatch):
     """Set ``MCMC_PAIRS_CACHE``: the shared cache in :data:`SHARED_CACHE`, else a new one."""
-    path = request.path.relative_to(request.config.rootpath).as_posix()
+    path = _test_path(request)
     if path.startswith(SHARED_CACHE):
         directory = request.getfixturevalue("shared_reference_cache")
     else:
