@@ -1,7 +1,10 @@
 # The two commands of the README: `make report` and `make test`.
 # `make test` leaves out the tests marked slow (minutes each on 2 cores);
 # `make test-slow` runs them, and CI (.ci/run) runs both.
-# Both create .venv with a Python >= 3.12 when it is missing (PYTHON=... overrides).
+# Both create .venv with a Python >= 3.12 when it is missing (PYTHON=... overrides), and install
+# the project into it with uv (from PyPI, by pip): the same packages as pip installs, in 30 s
+# instead of 100 s on 2 cores. --compile-bytecode as pip does: where PYTHONDONTWRITEBYTECODE is
+# set, nothing else would write the .pyc files and every process would compile its imports.
 SHELL := /bin/sh
 VENV := .venv
 BIN := $(VENV)/bin
@@ -77,8 +80,8 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || { py=$$(scripts/find-python) && echo "creating $(VENV) with $$py" && "$$py" -m venv $(VENV); }
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,numpyro]"
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/python -m uv pip install --quiet --compile-bytecode --python $(BIN)/python -e ".[dev,numpyro]"
 	@touch $@
 
 clean:

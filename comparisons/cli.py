@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -89,8 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="Dask scheduler address (default: a local cluster of 2 processes; "
-        "'synchronous' runs in this process)",
+        help="Dask scheduler address (default: $MCMC_PAIRS_SCHEDULER, else a local cluster of "
+        "2 processes; 'synchronous' runs in this process)",
     )
     for flag, help_text in (
         ("--replications", "independent replications (SBC runs; Geweke chains)"),
@@ -443,15 +444,26 @@ def _print_summary(result) -> None:
         print(reference_advice(result))
 
 
+SCHEDULER_ENV = "MCMC_PAIRS_SCHEDULER"
+"""The default of ``validate --scheduler`` when set: ``synchronous`` or a scheduler's address
+(a test suite or CI whose cores are already busy runs replications in the process itself)."""
+
+
 def _validate(args) -> int:
     from mcmc_pairs.comparisons.files import writable_dir
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
     from mcmc_pairs.comparisons.validation_report import write_validation_report
 
-    if args.scheduler not in (None, "synchronous"):  # before any import of PyMC: at once
+    scheduler = args.scheduler or os.environ.get(SCHEDULER_ENV, "").strip() or None
+    if scheduler not in (None, "synchronous"):  # before any import of PyMC: at once
         from mcmc_pairs.comparisons.execution import probe_scheduler
 
-        probe_scheduler(args.scheduler)
+        try:
+            probe_scheduler(scheduler)
+        except ValueError as exc:
+            if args.scheduler:
+                raise
+            raise ValueError(f"${SCHEDULER_ENV}={scheduler!r}: {exc}") from None
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
     _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
@@ -462,7 +474,7 @@ def _validate(args) -> int:
             pair,
             args.sampler,
             method=args.method,
-            scheduler=args.scheduler,
+            scheduler=scheduler,
             progress=lambda event: print(printable(str(event)), file=sys.stderr),
             **overrides,
         )

@@ -102,6 +102,34 @@ def _figures(request):
         yield
 
 
+LOCAL_CLUSTER = (
+    "tests/benchmarks/",
+    "tests/comparisons/test_interrupts.py",
+    "tests/comparisons/test_parallel.py",
+    "tests/comparisons/test_preflight.py",
+)
+"""The tests whose ``validate`` commands start Dask's local cluster when they give no
+``--scheduler``; every other test runs them with ``MCMC_PAIRS_SCHEDULER=synchronous``
+(``mcmc_pairs.comparisons.cli.SCHEDULER_ENV``).
+
+The two pytest-xdist workers already keep both cores busy: a cluster beside them only adds two
+interpreters that import PyMC and compile the model again (a README's SBC command: 31 CPU-s on a
+cluster, 17 in the process, the same verdict and the same ranks, bit for bit). These test the
+cluster itself: its workers' results, its shutdown on a signal, its address checks, and the
+benchmarks' timings as a user meets them."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scheduler(request):
+    """Set ``MCMC_PAIRS_SCHEDULER=synchronous`` outside :data:`LOCAL_CLUSTER`, module-scoped."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        if _test_path(request).startswith(LOCAL_CLUSTER):
+            monkeypatch.delenv("MCMC_PAIRS_SCHEDULER", raising=False)
+        else:
+            monkeypatch.setenv("MCMC_PAIRS_SCHEDULER", "synchronous")
+        yield
+
+
 SHARED_CACHE = ("tests/examples/", "tests/zoo/")
 """The folders whose tests use :func:`shared_reference_cache` instead of a cache of their own."""
 

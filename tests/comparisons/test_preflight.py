@@ -312,6 +312,37 @@ def test_a_scheduler_address_the_suite_cannot_use_exits_2(address, words, tmp_pa
     assert not out.exists()
 
 
+def test_a_scheduler_from_the_environment_is_checked_and_named(tmp_path, capsys, monkeypatch):
+    """``$MCMC_PAIRS_SCHEDULER`` is ``--scheduler``'s default: checked as early, and named."""
+    monkeypatch.setenv(cli.SCHEDULER_ENV, "ws://x:1")
+    out = tmp_path / "out"
+    argv = ["validate", "regression", "--method", "sbc", "--out", str(out)]
+    code = cli.main(argv)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert "$MCMC_PAIRS_SCHEDULER='ws://x:1'" in lines[0] and "ws:// is not supported" in lines[0]
+    assert not out.exists()
+    code = cli.main([*argv, "--scheduler", "tcp://localhost"])  # the flag wins, named as such
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and "MCMC_PAIRS_SCHEDULER" not in lines[0], lines
+    assert "--scheduler 'tcp://localhost'" in lines[0], lines
+
+
+def test_a_synchronous_scheduler_from_the_environment_starts_no_cluster(
+    tmp_path, capsys, monkeypatch
+):
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a Dask cluster was started")
+
+    monkeypatch.setattr("dask.distributed.LocalCluster", no_cluster)
+    monkeypatch.setenv(cli.SCHEDULER_ENV, "synchronous")
+    argv = ["validate", "regression", "--method", "sbc", "--out",
+            str(tmp_path), "--replications", "2", "--draws", "100", "--tune", "50"]  # fmt: skip
+    assert cli.main(argv) in (0, 1)
+    settings = json.loads((tmp_path / "regression_sbc.json").read_text())["settings"]
+    assert settings["scheduler"] == "synchronous"
+
+
 def test_a_dask_handshake_passes_the_probe_and_other_bytes_do_not():
     from distributed.protocol.utils import pack_frames
 

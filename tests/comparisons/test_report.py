@@ -199,13 +199,14 @@ def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references(
     assert table.max().max() == z["resolution"].max()
 
 
-@pytest.mark.slow  # two reports, each pair's PyMC model compiled in three processes: ~45 s
+@pytest.mark.slow  # two reports, each pair's PyMC model compiled in three processes: ~30 s
 def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeypatch):
     """`report` on two workers: every pair's checks as on one, the index in registry order."""
     import mcmc_pairs.handrolled._common
 
     pairs = tuple(registry.get_pair(name) for name in ("mh_beta", "bayes_net"))
     monkeypatch.setattr(registry, "PAIRS", pairs)
+    monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")  # checks and order, not pictures
     outputs = {}
     for cores in (1, 2):
         monkeypatch.setattr(
