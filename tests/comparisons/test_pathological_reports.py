@@ -111,20 +111,34 @@ WRONG = [
 ]
 
 
+@dataclasses.dataclass
+class References:
+    """One run of the correct Gibbs sampler per settings, whose PyMC draws the others reuse,
+    and the cache directory whose ``figures/`` memo keeps the figures of PyMC's side: each
+    page draws its own sampler's figures, not the same reference's again."""
+
+    cache: Path
+    runs: dict = dataclasses.field(default_factory=dict)
+
+
 @pytest.fixture(scope="module")
-def references():
-    """One run of the correct Gibbs sampler per settings, whose PyMC draws the others reuse."""
-    return {}
+def references(tmp_path_factory):
+    return References(tmp_path_factory.mktemp("memo"))
 
 
 def reference(references, settings, pair=None):
     pair = pair or registry.get_pair("bivariate_normal")
     key = (pair.derived is None, *sorted(settings.items()))
-    if key not in references:
-        references[key] = run_pair(
-            pair, sampler=gibbs, max_draws=settings["draws"], **settings, **QUIET
+    if key not in references.runs:
+        references.runs[key] = run_pair(
+            pair,
+            sampler=gibbs,
+            max_draws=settings["draws"],
+            cache=references.cache,
+            **settings,
+            **QUIET,
         )
-    return references[key]
+    return references.runs[key]
 
 
 def judge(references, sampler, settings, pair=None):
@@ -135,6 +149,7 @@ def judge(references, sampler, settings, pair=None):
         sampler=sampler,
         max_draws=settings["draws"],
         pymc_from=earlier,
+        cache=references.cache,
         **settings,
         **QUIET,
     )
