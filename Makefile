@@ -2,7 +2,7 @@
 # `make test` leaves out the tests marked slow (minutes each on 2 cores);
 # `make test-slow` runs them, and CI (.ci/run) runs both.
 # Both create .venv with a Python >= 3.12 when it is missing (PYTHON=... overrides), and install
-# the project into it with uv (from PyPI, by pip): the same packages as pip installs, in 30 s
+# the project into it with uv (from PyPI, by pip): the same packages as pip installs, in about 40 s
 # instead of 100 s on 2 cores. --compile-bytecode as pip does: where PYTHONDONTWRITEBYTECODE is
 # set, nothing else would write the .pyc files and every process would compile its imports.
 SHELL := /bin/sh

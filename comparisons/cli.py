@@ -463,7 +463,10 @@ def _validate(args) -> int:
         except ValueError as exc:
             if args.scheduler:
                 raise
-            raise ValueError(f"${SCHEDULER_ENV}={scheduler!r}: {exc}") from None
+            message = str(exc)  # named as the variable the address came from
+            if "--scheduler" in message:
+                raise ValueError(message.replace("--scheduler", f"${SCHEDULER_ENV}", 1)) from None
+            raise ValueError(f"${SCHEDULER_ENV}={scheduler!r}: {message}") from None
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
     _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")

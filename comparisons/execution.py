@@ -276,7 +276,7 @@ def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):
         import dask
 
         # Dask's statistical profiler samples every worker's stack 100 times a second for the
-        # dashboard: an eighth of a small validation's worker time, and nobody reads it here.
+        # dashboard: about a seventh of a small validation's worker time, and nobody reads it here.
         with dask.config.set({"distributed.worker.profile.enabled": False}):
             cluster = LocalCluster(
                 n_workers=workers,

@@ -320,7 +320,8 @@ def test_a_scheduler_from_the_environment_is_checked_and_named(tmp_path, capsys,
     code = cli.main(argv)
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(lines) == 1, lines
-    assert "$MCMC_PAIRS_SCHEDULER='ws://x:1'" in lines[0] and "ws:// is not supported" in lines[0]
+    assert "$MCMC_PAIRS_SCHEDULER 'ws://x:1'" in lines[0] and "ws:// is not supported" in lines[0]
+    assert "--scheduler" not in lines[0], lines
     assert not out.exists()
     code = cli.main([*argv, "--scheduler", "tcp://localhost"])  # the flag wins, named as such
     lines = capsys.readouterr().err.strip().splitlines()
