@@ -458,15 +458,7 @@ def _validate(args) -> int:
     if scheduler not in (None, "synchronous"):  # before any import of PyMC: at once
         from mcmc_pairs.comparisons.execution import probe_scheduler
 
-        try:
-            probe_scheduler(scheduler)
-        except ValueError as exc:
-            if args.scheduler:
-                raise
-            message = str(exc)  # named as the variable the address came from
-            if "--scheduler" in message:
-                raise ValueError(message.replace("--scheduler", f"${SCHEDULER_ENV}", 1)) from None
-            raise ValueError(f"${SCHEDULER_ENV}={scheduler!r}: {message}") from None
+        probe_scheduler(scheduler, name="--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
     _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")

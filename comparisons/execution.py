@@ -307,7 +307,9 @@ HTTP_PROBE = b"HEAD / HTTP/1.0\r\n\r\n"
 answers it, which names it."""
 
 
-def probe_scheduler(address: str, timeout: float | None = None) -> None:
+def probe_scheduler(
+    address: str, timeout: float | None = None, *, name: str = "--scheduler"
+) -> None:
     """Check that a Dask scheduler answers at ``address``, with a plain socket and a timeout.
 
     A Dask scheduler writes its handshake as soon as a client connects: a
@@ -320,14 +322,15 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
     Raises
     ------
     ValueError
-        One line naming ``--scheduler``: an unsupported scheme, no port,
-        refused or unreachable, silent, or not Dask.
+        One line naming ``name`` (where the address came from: the flag, or
+        ``$MCMC_PAIRS_SCHEDULER``): an unsupported scheme, no port, refused or
+        unreachable, silent, or not Dask.
     """
     import socket
 
     timeout = PROBE_TIMEOUT_S if timeout is None else timeout
-    host, port = scheduler_host_port(address)
-    where = f"--scheduler {address!r}"
+    host, port = scheduler_host_port(address, name=name)
+    where = f"{name} {address!r}"
     try:
         sock = socket.create_connection((host, port), timeout=timeout)
     except OSError as exc:
@@ -346,7 +349,7 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
     raise ValueError(f"{where} is not a Dask scheduler ({problem})")
 
 
-def scheduler_host_port(address: str) -> tuple[str, int]:
+def scheduler_host_port(address: str, *, name: str = "--scheduler") -> tuple[str, int]:
     """Return ``(host, port)`` of a ``tcp://HOST:PORT`` or ``HOST:PORT`` address.
 
     Raises
@@ -356,18 +359,18 @@ def scheduler_host_port(address: str) -> tuple[str, int]:
         take), no port, or not an address.
     """
     if not isinstance(address, str) or not address.strip():
-        raise ValueError(f"--scheduler must be an address or {SYNCHRONOUS!r}, got {address!r}")
+        raise ValueError(f"{name} must be an address or {SYNCHRONOUS!r}, got {address!r}")
     scheme, sep, location = address.strip().rpartition("://")
     if sep and scheme != "tcp":
         why = {
             "tls": "tls:// needs certificates and keys, which the suite does not take",
             "inproc": "inproc:// is a scheduler inside one process, not one to connect to",
         }.get(scheme, f"{scheme}:// is not supported")
-        raise ValueError(f"--scheduler {address!r}: {why}; give tcp://HOST:PORT")
+        raise ValueError(f"{name} {address!r}: {why}; give tcp://HOST:PORT")
     host, colon, port = location.rpartition(":")
     host = host.strip("[]")  # [::1]:8786
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--scheduler {address!r}: give the scheduler as tcp://HOST:PORT")
+        raise ValueError(f"{name} {address!r}: give the scheduler as tcp://HOST:PORT")
     return host, int(port)
 
 

@@ -16,6 +16,7 @@ and that runs sharing a directory never corrupt it, so no verdict depends on the
 order of the tests or on the number of workers; only the time does.
 """
 
+import contextlib
 import os
 
 import pytest
@@ -93,12 +94,18 @@ def _figures(request):
     """Set ``MCMC_PAIRS_FIGURES=off`` outside :data:`FIGURES_DRAWN`, module fixtures included.
 
     Module-scoped and autouse, so it is in place before the module's other fixtures run."""
-    path = _test_path(request)
+    with _set_outside(request, "MCMC_PAIRS_FIGURES", "off", FIGURES_DRAWN):
+        yield
+
+
+@contextlib.contextmanager
+def _set_outside(request, name: str, value: str, paths: tuple[str, ...]):
+    """Set ``$name`` to ``value`` for the requesting test file, unset it in ``paths``."""
     with pytest.MonkeyPatch.context() as monkeypatch:
-        if path.startswith(FIGURES_DRAWN):
-            monkeypatch.delenv("MCMC_PAIRS_FIGURES", raising=False)
+        if _test_path(request).startswith(paths):
+            monkeypatch.delenv(name, raising=False)
         else:
-            monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")
+            monkeypatch.setenv(name, value)
         yield
 
 
@@ -122,11 +129,7 @@ benchmarks' timings as a user meets them."""
 @pytest.fixture(scope="module", autouse=True)
 def _scheduler(request):
     """Set ``MCMC_PAIRS_SCHEDULER=synchronous`` outside :data:`LOCAL_CLUSTER`, module-scoped."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        if _test_path(request).startswith(LOCAL_CLUSTER):
-            monkeypatch.delenv("MCMC_PAIRS_SCHEDULER", raising=False)
-        else:
-            monkeypatch.setenv("MCMC_PAIRS_SCHEDULER", "synchronous")
+    with _set_outside(request, "MCMC_PAIRS_SCHEDULER", "synchronous", LOCAL_CLUSTER):
         yield
 
 
