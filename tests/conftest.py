@@ -137,6 +137,22 @@ SHARED_CACHE = ("tests/examples/", "tests/zoo/")
 """The folders whose tests use :func:`shared_reference_cache` instead of a cache of their own."""
 
 
+@pytest.fixture
+def python_linker():
+    """Compile this test's PyTensor functions for PyTensor's Python linker (``FAST_COMPILE``).
+
+    For tests that evaluate a log density or a shape a few times to check a formula: numba
+    (PyTensor's default linker) spends seconds compiling each new graph on an empty cache
+    (posteriordb's eight models: 38 CPU-s), the Python linker none, and the graph and its
+    values are the same. Never for a test that samples, or that checks bits the harness writes:
+    the harness compiles with numba (:func:`mcmc_pairs.comparisons.witness.exact_arithmetic`).
+    """
+    import pytensor
+
+    with pytensor.config.change_flags(mode="FAST_COMPILE"):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _reference_cache(request, tmp_path_factory, monkeypatch):
     """Set ``MCMC_PAIRS_CACHE``: the shared cache in :data:`SHARED_CACHE`, else a new one."""

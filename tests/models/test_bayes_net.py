@@ -40,6 +40,7 @@ def pymc_draws():
     )
 
 
+@pytest.mark.usefixtures("python_linker")
 def test_free_and_observed_variables(data):
     model = build_model(data)
     assert [v.name for v in model.free_RVs] == ["B", "C", "D"]
@@ -48,6 +49,7 @@ def test_free_and_observed_variables(data):
     assert all(tuple(shapes[name]) == () for name in ("B", "C", "D"))
 
 
+@pytest.mark.usefixtures("python_linker")
 def test_model_logp_equals_handrolled_joint(data):
     """The twin states the same distribution: log p(A=1, b, c, d, E=1) in all 8 states."""
     model = build_model(data)
@@ -103,6 +105,7 @@ def test_exact_reference(data):
     assert ref["B*C"].mean == pytest.approx(cov)
 
 
+@pytest.mark.usefixtures("python_linker")
 def test_derived_logp_matches_pymc(pymc_draws, data):
     """The pair's logp of each draw equals PyMC's model log probability of that draw."""
     posterior = pymc_draws["posterior"].to_dataset()

@@ -13,6 +13,7 @@ def test_free_variable_is_x_of_shape_2():
     assert tuple(model.eval_rv_shapes()["x"]) == (2,)
 
 
+@pytest.mark.usefixtures("python_linker")
 def test_log_density_is_the_target():
     data = default_data()
     model = build_model(data)

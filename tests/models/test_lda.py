@@ -28,6 +28,7 @@ def tiny_data():
     return {"docs": docs, "V": 9, "K": 6, "alpha": 1.0, "beta": 1.0, "true_phi": topics}
 
 
+@pytest.mark.usefixtures("python_linker")
 def test_free_variables_match_the_handrolled_names_and_shapes():
     d = lda_data.default_data()
     model = build_model(d)
@@ -39,6 +40,7 @@ def test_free_variables_match_the_handrolled_names_and_shapes():
 
 
 @pytest.mark.parametrize("dense_fill", [0.0, 1.1], ids=["dense", "observed cells"])
+@pytest.mark.usefixtures("python_linker")
 def test_logp_is_dirichlet_priors_plus_marginal_likelihood(dense_fill, monkeypatch):
     """Both expressions of the likelihood (theta @ phi, or the observed cells only)."""
     monkeypatch.setattr(models_lda, "DENSE_FILL", dense_fill)

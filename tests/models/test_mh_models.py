@@ -26,12 +26,14 @@ def test_free_variable_is_scalar_x(name):
 @pytest.mark.parametrize(
     ("name", "x"), [("mh_normal", -3.0), ("mh_normal", 12.5), ("mh_beta", 0.3)]
 )
+@pytest.mark.usefixtures("python_linker")
 def test_log_density_is_the_target(name, x):
     build, data, target = CASES[name]
     model = build(data)
     assert pm.logp(model["x"], x).eval() == pytest.approx(target.logpdf(x))
 
 
+@pytest.mark.usefixtures("python_linker")
 @pytest.mark.parametrize("x", [-0.2, 1.5])
 def test_beta_log_density_is_minus_infinity_outside_the_support(x):
     model = build_beta(mh_beta.default_data())

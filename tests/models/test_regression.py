@@ -20,6 +20,7 @@ def test_free_variables_are_the_three_scalars():
     assert all(tuple(shapes[name]) == () for name in reg.VARIABLES)
 
 
+@pytest.mark.usefixtures("python_linker")
 def test_log_density_is_the_hand_rolled_posterior():
     """Same model up to a constant: differences of log densities agree."""
     logp = build_model(DATA).compile_logp(jacobian=False)

@@ -15,6 +15,7 @@ from pymc.model.transform.conditioning import remove_value_transforms
 from mcmc_pairs.pairdata import posteriordb as pdb
 
 NAMES = pdb.POSTERIORS
+pytestmark = pytest.mark.usefixtures("python_linker")  # log densities and shapes, evaluated once
 
 
 @functools.cache
