@@ -177,3 +177,17 @@ def shared_reference_cache(tmp_path_factory):
     path = base / "shared_reference_cache"
     path.mkdir(exist_ok=True)
     return path
+
+
+def pytest_configure(config):
+    """Compile every model of the session without fast-math, as the harness does.
+
+    The harness compiles inside :func:`mcmc_pairs.comparisons.witness.exact_arithmetic`
+    (``numba__fastmath=False``); a test that calls ``pm.sample`` itself would otherwise
+    compile the same operations a second time, with fast-math, into other entries of
+    PyTensor's numba cache (NUTS on the tiny LDA bars: 56 CPU-s on the cache the harness's
+    compiles had filled).
+    """
+    import pytensor
+
+    pytensor.config.numba__fastmath = False
