@@ -143,7 +143,7 @@ def python_linker():
 
     For tests that evaluate a log density or a shape a few times to check a formula: numba
     (PyTensor's default linker) spends seconds compiling each new graph on an empty cache
-    (posteriordb's eight models: 38 CPU-s), the Python linker none, and the graph and its
+    (posteriordb's models: 38 CPU-s in all), the Python linker none, and the graph and its
     values are the same. Never for a test that samples, or that checks bits the harness writes:
     the harness compiles with numba (:func:`mcmc_pairs.comparisons.witness.exact_arithmetic`).
     """
@@ -185,8 +185,8 @@ def pytest_configure(config):
     The harness compiles inside :func:`mcmc_pairs.comparisons.witness.exact_arithmetic`
     (``numba__fastmath=False``); a test that calls ``pm.sample`` itself would otherwise
     compile the same operations a second time, with fast-math, into other entries of
-    PyTensor's numba cache (NUTS on the tiny LDA bars: 56 CPU-s on the cache the harness's
-    compiles had filled).
+    PyTensor's numba cache (NUTS on the tiny LDA bars, on the cache the harness's compiles
+    had filled: 55 CPU-s, 32 without fast-math).
     """
     import pytensor
 
