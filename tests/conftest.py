@@ -182,12 +182,14 @@ def shared_reference_cache(tmp_path_factory):
 def pytest_configure(config):
     """Compile every model of the session without fast-math, as the harness does.
 
-    The harness compiles inside :func:`mcmc_pairs.comparisons.witness.exact_arithmetic`
-    (``numba__fastmath=False``); a test that calls ``pm.sample`` itself would otherwise
+    The harness compiles inside :func:`mcmc_pairs.comparisons.witness.exact_arithmetic`;
+    the session runs inside it too, so a test that calls ``pm.sample`` itself does not
     compile the same operations a second time, with fast-math, into other entries of
     PyTensor's numba cache (NUTS on the tiny LDA bars, on the cache the harness's compiles
     had filled: 55 CPU-s, 32 without fast-math).
     """
-    import pytensor
+    from mcmc_pairs.comparisons.witness import exact_arithmetic
 
-    pytensor.config.numba__fastmath = False
+    session = contextlib.ExitStack()
+    session.enter_context(exact_arithmetic())
+    config.add_cleanup(session.close)
