@@ -373,9 +373,7 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
     """
     import arviz_stats as azs
 
-    # ArviZ's diagnostics loop over quantities, each on its own (chain, draw) block: laid out
-    # quantity by quantity, every block is contiguous (the same values, the same bits).
-    ds = xr.Dataset({"q": quantities.transpose("quantity", *SAMPLE_DIMS).copy()})
+    ds = xr.Dataset({"q": quantities})
     columns = {
         "mean": quantities.mean(SAMPLE_DIMS),
         "sd": quantities.std(SAMPLE_DIMS, ddof=1),
