@@ -69,6 +69,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.posteriordb
+	$(BIN)/python -m benchmarks.compile_overhead
 	$(BIN)/python -m benchmarks.time_to_verdict $(TTV_ARGS)
 
 # `mcmc-pairs report` of this tree against the code before issue 17, runs in turn,

@@ -79,6 +79,7 @@ def _install() -> None:
     with _INSTALL:
         if getattr(nutpie.compile_pymc_model, "_mcmc_pairs_original", None) is not None:
             return
+        cache_shape_error_on_disk()
         original = nutpie.compile_pymc_model
 
         def compile_pymc_model(model, **options):
@@ -89,6 +90,32 @@ def _install() -> None:
 
         compile_pymc_model._mcmc_pairs_original = original
         nutpie.compile_pymc_model = compile_pymc_model
+
+
+def cache_shape_error_on_disk() -> None:
+    """Let numba keep its "cannot assign slice" error function in its on-disk cache.
+
+    nutpie's compiled log density copies the gradient with ``out[...] = grad``.
+    numba lowers every such assignment with a call to ``raise_with_shape_context``,
+    whose CPU implementation (it formats both shapes into the message) numba
+    compiles once per process and never caches: about 2 of the 6 s of a
+    process's first nutpie compile, in every process that compiles a model
+    (the command line, each test worker, each notebook kernel). Compiled with
+    ``cache=True`` it is read back from numba's cache by every later process
+    (``python -m benchmarks.compile_overhead``). Only the error path changes
+    where its code comes from; no draw does. A numba whose overload registry
+    differs is left as it is.
+    """
+    try:
+        from numba.core.typing import templates
+        from numba.np import arrayobj
+
+        for function, typ in templates.builtin_registry.globals:
+            if function is arrayobj.raise_with_shape_context:
+                for template in typ.templates:
+                    template._jit_options = {**template._jit_options, "cache": True}
+    except (ImportError, AttributeError, TypeError):
+        return
 
 
 def _options_key(options: Mapping[str, Any]) -> str:
