@@ -104,12 +104,19 @@ def cache_shape_error_on_disk() -> None:
     ``cache=True`` it is read back from numba's cache by every later process
     (``python -m benchmarks.compile_overhead``). Only the error path changes
     where its code comes from; no draw does. A numba whose overload registry
-    differs is left as it is.
+    differs, or that has nowhere to write its cache, is left as it is.
     """
     try:
+        from numba.core.caching import CacheImpl
         from numba.core.typing import templates
         from numba.np import arrayobj
 
+        where = arrayobj.__file__  # a cache numba cannot write would fail the compile instead
+        if not any(
+            c.from_function(arrayobj.raise_with_shape_context, where)
+            for c in CacheImpl._locator_classes
+        ):
+            return
         for function, typ in templates.builtin_registry.globals:
             if function is arrayobj.raise_with_shape_context:
                 for template in typ.templates:
