@@ -98,9 +98,9 @@ def cache_shape_error_on_disk() -> None:
     nutpie's compiled log density copies the gradient with ``out[...] = grad``.
     numba lowers every such assignment with a call to ``raise_with_shape_context``,
     whose CPU implementation (it formats both shapes into the message) numba
-    compiles once per process and never caches: about 2 of the 6 s of a
-    process's first nutpie compile, in every process that compiles a model
-    (the command line, each test worker, each notebook kernel). Compiled with
+    compiles once per process and never caches: about 2 of the 4 s of a
+    process's first nutpie compile of a small model, in every process that compiles
+    one (the command line, each test worker, each notebook kernel). Compiled with
     ``cache=True`` it is read back from numba's cache by every later process
     (``python -m benchmarks.compile_overhead``). Only the error path changes
     where its code comes from; no draw does. A numba whose overload registry
