@@ -1,8 +1,8 @@
 """A process's first nutpie compile, with numba's shape error cached on disk and without.
 
 Each round starts two fresh interpreters in turn: both build a small PyMC
-model (eight schools, non-centred), compile it for nutpie and sample it with
-a fixed seed; one calls
+model (the eight-schools example, ``examples/eight_schools``), compile it for
+nutpie and sample it with a fixed seed; one calls
 :func:`mcmc_pairs.comparisons.compile_once.cache_shape_error_on_disk` first.
 A warm-up of each fills PyTensor's and numba's caches, as any earlier run on a
 machine has, so the rounds time what every later process pays. Prints the
@@ -20,24 +20,23 @@ import json
 import statistics
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PROGRAM = """
 import hashlib, json, sys, time
 import numpy as np
-import pymc as pm
 import nutpie
 from mcmc_pairs.comparisons.compile_once import cache_shape_error_on_disk
+from mcmc_pairs.comparisons.datafile import read_data
+from mcmc_pairs.comparisons.loading import load_callable
 from mcmc_pairs.comparisons.witness import exact_arithmetic
 
 if sys.argv[1] == "cached":
     cache_shape_error_on_disk()
-y = np.array([28.0, 8.0, -3.0, 7.0, -1.0, 1.0, 18.0, 12.0])
-sigma = np.array([15.0, 10.0, 16.0, 11.0, 9.0, 11.0, 10.0, 18.0])
-with pm.Model() as model:
-    mu = pm.Normal("mu", 0, 5)
-    tau = pm.HalfCauchy("tau", 5)
-    z = pm.Normal("z", 0, 1, shape=8)
-    pm.Normal("y", mu + tau * z, sigma, observed=y)
+build = load_callable("examples/eight_schools/model.py:build_model", argument="model")
+model = build(read_data("examples/eight_schools/data.json", argument="data"))
 with exact_arithmetic():
     start = time.perf_counter()
     compiled = nutpie.compile_pymc_model(model)
@@ -53,7 +52,7 @@ ARMS = ("uncached", "cached")
 def run(arm: str) -> dict:
     """Run :data:`PROGRAM` in a fresh interpreter; return its compile time and draws' digest."""
     out = subprocess.run(
-        [sys.executable, "-c", PROGRAM, arm], capture_output=True, text=True, check=True
+        [sys.executable, "-c", PROGRAM, arm], cwd=ROOT, capture_output=True, text=True, check=True
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 

@@ -108,7 +108,6 @@ def cache_shape_error_on_disk() -> None:
     """
     try:
         from numba.core.caching import CacheImpl
-        from numba.core.typing import templates
         from numba.np import arrayobj
 
         where = arrayobj.__file__  # a cache numba cannot write would fail the compile instead
@@ -117,12 +116,23 @@ def cache_shape_error_on_disk() -> None:
             for c in CacheImpl._locator_classes
         ):
             return
-        for function, typ in templates.builtin_registry.globals:
-            if function is arrayobj.raise_with_shape_context:
-                for template in typ.templates:
-                    template._jit_options = {**template._jit_options, "cache": True}
+        for template in shape_error_templates():
+            template._jit_options = {**template._jit_options, "cache": True}
     except (ImportError, AttributeError, TypeError):
         return
+
+
+def shape_error_templates() -> list:
+    """Return numba's typing templates of ``raise_with_shape_context`` (one per target)."""
+    from numba.core.typing import templates
+    from numba.np import arrayobj
+
+    return [
+        template
+        for function, typ in templates.builtin_registry.globals
+        if function is arrayobj.raise_with_shape_context
+        for template in typ.templates
+    ]
 
 
 def _options_key(options: Mapping[str, Any]) -> str:

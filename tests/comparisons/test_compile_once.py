@@ -105,17 +105,9 @@ def test_outside_a_block_nutpie_compiles_as_always():
 
 def test_numbas_shape_error_is_kept_in_its_disk_cache():
     """The workaround of :func:`cache_shape_error_on_disk` still finds numba's templates."""
-    from numba.core.typing import templates
-    from numba.np import arrayobj
-
-    from mcmc_pairs.comparisons.compile_once import cache_shape_error_on_disk
+    from mcmc_pairs.comparisons.compile_once import cache_shape_error_on_disk, shape_error_templates
 
     cache_shape_error_on_disk()
     cache_shape_error_on_disk()  # idempotent
-    found = [
-        template._jit_options
-        for function, typ in templates.builtin_registry.globals
-        if function is arrayobj.raise_with_shape_context
-        for template in typ.templates
-    ]
+    found = [template._jit_options for template in shape_error_templates()]
     assert found and all(options.get("cache") is True for options in found)
