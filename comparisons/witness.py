@@ -203,13 +203,21 @@ class ModelWitness:
             ]
         chains, n_draws = draws[0].shape[:2]
         out = np.empty((2, chains, n_draws))
-        for c in range(chains):
-            for d in range(n_draws):
-                try:
-                    values = func(*(v[c, d] for v in draws), *observed)
+        cells = [(c, d) for c in range(chains) for d in range(n_draws)]
+        checked = False  # the first call checks the inputs' types; the rest are trusted
+        try:
+            for c, d in cells:
+                try:  # v[c, d, ...]: an array even for a scalar (a NumPy scalar converts slowly)
+                    values = func(*(v[c, d, ...] for v in draws), *observed)
                 except (IndexError, ValueError, TypeError, OverflowError):
                     values = (-np.inf, -np.inf)  # say, a category index outside its table
+                else:
+                    if not checked:
+                        # every draw has the dtype and shape of the first: skip the checks
+                        func.trust_input = checked = True
                 out[:, c, d] = [float(values[0]), float(values[1])]
+        finally:
+            func.trust_input = False
         out[np.isnan(out)] = -np.inf  # NaN log density: a draw no parameter can explain
         return out
 
