@@ -207,13 +207,14 @@ class ModelWitness:
         checked = False  # the first call checks the inputs' types; the rest are trusted
         try:
             for c, d in cells:
-                try:  # v[c, d, ...]: an array even for a scalar (a NumPy scalar converts slowly)
+                try:  # v[c, d, ...]: an array even for a scalar, as trusted inputs must be
                     values = func(*(v[c, d, ...] for v in draws), *observed)
                 except (IndexError, ValueError, TypeError, OverflowError):
                     values = (-np.inf, -np.inf)  # say, a category index outside its table
                 else:
                     if not checked:
-                        # every draw has the dtype and shape of the first: skip the checks
+                        # every draw has the dtype and shape of the first: skip PyTensor's
+                        # input checks (about half of a call's 24 us on eight schools)
                         func.trust_input = checked = True
                 out[:, c, d] = [float(values[0]), float(values[1])]
         finally:
