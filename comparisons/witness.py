@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import pickle
 import threading
 import warnings
@@ -203,10 +204,9 @@ class ModelWitness:
             ]
         chains, n_draws = draws[0].shape[:2]
         out = np.empty((2, chains, n_draws))
-        cells = [(c, d) for c in range(chains) for d in range(n_draws)]
         checked = False  # the first call checks the inputs' types; the rest are trusted
         try:
-            for c, d in cells:
+            for c, d in itertools.product(range(chains), range(n_draws)):
                 try:  # v[c, d, ...]: an array even for a scalar, as trusted inputs must be
                     values = func(*(v[c, d, ...] for v in draws), *observed)
                 except (IndexError, ValueError, TypeError, OverflowError):
