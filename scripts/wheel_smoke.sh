@@ -38,7 +38,7 @@ PY
 say "installing it into a fresh environment"
 # With uv, as `make venv` installs .venv: the wheel's own metadata decides what comes with it,
 # as with pip, and the packages come from uv's cache when `make venv` has filled it. No
-# --compile-bytecode: byte-compiling all 10,000 files of the environment takes 33 CPU-s, and
+# --compile-bytecode: byte-compiling all 8,100 files of the environment takes 33 CPU-s, and
 # these few commands import about 2,400 of them. They are compiled by the first command that
 # imports them and written beside them (PYTHONDONTWRITEBYTECODE is unset here, as it is on a
 # user's machine), for the commands after it: the whole smoke took 51 and 58 CPU-s against 75
