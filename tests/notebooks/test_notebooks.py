@@ -5,13 +5,15 @@ a paired ``notebooks/<name>.ipynb`` with the same cells, and a first code cell
 tagged ``parameters`` that sets ``draws`` and ``chains``. The execution test
 runs each notebook with nbclient after inserting a cell of tiny settings right
 after the parameters cell (papermill's convention), so a notebook that breaks
-fails the suite. Convergence verdicts at these settings are irrelevant: the
+fails the suite; the notebooks share one kernel, each starting from an empty
+namespace (:func:`kernel`). Convergence verdicts at these settings are irrelevant: the
 notebook must only run without error.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import jupytext
@@ -74,17 +76,46 @@ def test_parameters_cell_sets_draws_and_chains(path):
     assert {"draws", "chains"} <= _assigned_names(cell.source)
 
 
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    """One IPython kernel for every notebook of the session, started in ``notebooks/``.
+
+    A kernel imports PyMC, ArviZ and matplotlib and compiles its first model afresh; one
+    kernel pays that once for the seven (every cache empty, 2 cores: 181 CPU-s in seven
+    kernels, 127 in one). Each
+    notebook starts with ``%reset -f`` (:data:`FRESH_NAMESPACE`), so no name one notebook
+    defines is seen by the next; what stays is what a kernel keeps below the namespace: the
+    imported modules, compiled models and the reference cache (one for the kernel, so a later
+    notebook may read a run an earlier one cached: the same draws, bit for bit). Every
+    notebook also runs alone in a fresh kernel when it is published (``make notebooks``), and
+    tests/notebooks/test_published.py fails when a published notebook is stale.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient.util import run_sync
+
+    env = {
+        **os.environ,
+        PUBLISH.SELFTEST: "1",  # each exercise's checker refuses its `wrong`
+        "MCMC_PAIRS_CACHE": str(tmp_path_factory.mktemp("notebook_reference_cache")),
+    }
+    manager = AsyncKernelManager(kernel_name="python3")
+    run_sync(manager.start_kernel)(
+        env=env, cwd=str(NOTEBOOK_DIR), extra_arguments=["--HistoryManager.hist_file=:memory:"]
+    )
+    yield manager
+    run_sync(manager.shutdown_kernel)(now=True)
+
+
+FRESH_NAMESPACE = "%reset -f"
+"""The first cell each notebook runs in the shared :func:`kernel`: the namespace emptied."""
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
-def test_notebook_executes_with_small_settings(path, monkeypatch):
-    monkeypatch.setenv("MCMC_PAIRS_EXERCISE_SELFTEST", "1")  # each checker refuses its `wrong`
+def test_notebook_executes_with_small_settings(path, kernel):
     nb = jupytext.read(path)
     PUBLISH.inject_small_settings(nb)
-    client = NotebookClient(
-        nb,
-        timeout=600,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
-    )
+    nb.cells.insert(0, nbformat.v4.new_code_cell(FRESH_NAMESPACE))
+    client = NotebookClient(nb, timeout=600, km=kernel)
     client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]
