@@ -22,7 +22,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/mcmc-pairs-pytest-project.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 status=0
-MCMC_PAIRS_FIGURES=off "$python" -m pytest "$root/examples/pytest_project" -p mcmc_pairs -p no:cacheprovider \
+MCMC_PAIRS_FIGURES=off "$python" -m pytest "$root/examples/pytest_project" \
+  -p mcmc_pairs -p no:cacheprovider \
   --mcmc-pairs-cache "$work/cache" --mcmc-pairs-reports "$work/reports" \
   --basetemp "$work/tmp" > "$work/out.txt" 2>&1 || status=$?
 cat "$work/out.txt"

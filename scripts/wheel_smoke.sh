@@ -103,5 +103,6 @@ say "the project's pytest file"
 # Its pages without figures (MCMC_PAIRS_FIGURES=off): the two compares above drew theirs in
 # this environment; here only the verdicts count (about 6 CPU-s less: 62 and 53 against
 # 55 and 48 CPU-s for the whole smoke, alternating).
-MCMC_PAIRS_FIGURES=off "$bin/python" -m pytest -q -p no:cacheprovider --basetemp "$work/pytest" tests
+MCMC_PAIRS_FIGURES=off "$bin/python" -m pytest -q -p no:cacheprovider \
+  --basetemp "$work/pytest" tests
 say "passed"
