@@ -16,8 +16,8 @@ statistic's t distribution predicts, and the energy check's rejection counts at
 5, 1 and 0.1 %.
 
 Usage: ``python scripts/zoo_calibration.py [--model boundary] [--seeds 200]
-[--workers 2] [--out benchmarks/zoo_calibration.md]`` (about 1.5 s a seed on
-one core for ``boundary``).
+[--workers 2] [--out FILE]`` (default ``benchmarks/zoo_calibration_<model>.md``;
+about 1.5 s a seed on one core for ``boundary``).
 """
 
 from __future__ import annotations

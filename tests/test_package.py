@@ -1,6 +1,6 @@
 """One import name: everything the distribution installs is under ``mcmc_pairs``.
 
-The repository keeps the design card's top-level folders (``models/``,
+The repository keeps its top-level folders (README, "Layout": ``models/``,
 ``handrolled/``, ``comparisons/``, ``pairdata/``); ``pyproject.toml`` maps them
 to ``mcmc_pairs.models`` and so on, so a user's own ``models`` package never
 hides the suite's. The wheel itself is tested by ``scripts/wheel_smoke.sh``
