@@ -20,6 +20,7 @@ import jupytext
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbclient.util import run_sync
 
 from tests.notebooks import PUBLISH
 
@@ -82,28 +83,48 @@ def kernel(tmp_path_factory):
 
     A kernel imports PyMC, ArviZ and matplotlib and compiles its first model afresh; one
     kernel pays that once for the seven (every cache empty, 2 cores: 181 CPU-s in seven
-    kernels, 127 in one). Each
-    notebook starts with ``%reset -f`` (:data:`FRESH_NAMESPACE`), so no name one notebook
-    defines is seen by the next; what stays is what a kernel keeps below the namespace: the
-    imported modules, compiled models and the reference cache (one for the kernel, so a later
-    notebook may read a run an earlier one cached: the same draws, bit for bit). Every
-    notebook also runs alone in a fresh kernel when it is published (``make notebooks``), and
-    tests/notebooks/test_published.py fails when a published notebook is stale.
+    kernels, 127 in one). Each notebook starts with ``%reset -f`` (:data:`FRESH_NAMESPACE`),
+    so no name one notebook defines is seen by the next; what stays is what a kernel keeps
+    below the namespace: the imported modules, compiled models and the reference cache (one
+    for the kernel, so a later notebook may read a run an earlier one cached: the same draws,
+    bit for bit). A notebook that fails or times out leaves a fresh kernel to the next
+    (:meth:`_Kernel.replace`). Every notebook also runs alone in a fresh kernel when it is
+    published (``make notebooks``), and tests/notebooks/test_published.py fails when a
+    published notebook is stale.
     """
-    from jupyter_client.manager import AsyncKernelManager
-    from nbclient.util import run_sync
-
     env = {
         **os.environ,
         PUBLISH.SELFTEST: "1",  # each exercise's checker refuses its `wrong`
         "MCMC_PAIRS_CACHE": str(tmp_path_factory.mktemp("notebook_reference_cache")),
     }
-    manager = AsyncKernelManager(kernel_name="python3")
-    run_sync(manager.start_kernel)(
-        env=env, cwd=str(NOTEBOOK_DIR), extra_arguments=["--HistoryManager.hist_file=:memory:"]
-    )
-    yield manager
-    run_sync(manager.shutdown_kernel)(now=True)
+    shared = _Kernel(env, NOTEBOOK_DIR)
+    yield shared
+    shared.shutdown()
+
+
+class _Kernel:
+    """The notebooks' one kernel (:func:`kernel`): ``manager``, and ``replace`` for a fresh one."""
+
+    def __init__(self, env: dict, cwd: Path):
+        self.env, self.cwd = env, cwd
+        self.manager = self._started()
+
+    def _started(self):
+        from jupyter_client.manager import AsyncKernelManager
+
+        manager = AsyncKernelManager(kernel_name="python3")
+        run_sync(manager.start_kernel)(
+            env=self.env, cwd=str(self.cwd), extra_arguments=["--HistoryManager.hist_file=:memory:"]
+        )
+        return manager
+
+    def replace(self) -> None:
+        """Shut the kernel down (busy or not) and start another, as the fixture did."""
+        self.shutdown()
+        self.manager = self._started()
+
+    def shutdown(self) -> None:
+        run_sync(self.manager.shutdown_kernel)(now=True)
 
 
 FRESH_NAMESPACE = "%reset -f"
@@ -115,8 +136,12 @@ def test_notebook_executes_with_small_settings(path, kernel):
     nb = jupytext.read(path)
     PUBLISH.inject_small_settings(nb)
     nb.cells.insert(0, nbformat.v4.new_code_cell(FRESH_NAMESPACE))
-    client = NotebookClient(nb, timeout=600, km=kernel)
-    client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    client = NotebookClient(nb, timeout=600, km=kernel.manager)
+    try:
+        client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    except BaseException:  # a failed or timed-out notebook: the next ones get a fresh kernel
+        kernel.replace()
+        raise
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "expected figures"
