@@ -6,8 +6,8 @@ tagged ``parameters`` that sets ``draws`` and ``chains``. The execution test
 runs each notebook with nbclient after inserting a cell of tiny settings right
 after the parameters cell (papermill's convention), so a notebook that breaks
 fails the suite; the notebooks share one kernel, each starting from an empty
-namespace (:func:`kernel`). Convergence verdicts at these settings are irrelevant: the
-notebook must only run without error.
+namespace (:func:`kernel`). Convergence verdicts at these settings are
+irrelevant: the notebook must only run without error.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_parameters_cell_sets_draws_and_chains(path):
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
-    """One IPython kernel for every notebook of the session, started in ``notebooks/``.
+    """One IPython kernel for every notebook of this module, started in ``notebooks/``.
 
     A kernel imports PyMC, ArviZ and matplotlib and compiles its first model afresh; one
     kernel pays that once for the seven (every cache empty, 2 cores: 181 CPU-s in seven
