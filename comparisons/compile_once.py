@@ -5,25 +5,24 @@ on a small model that is nearly all of the PyMC side's time (7 s of compiling
 against 0.13 s of sampling on the eight-schools example). Two kinds of run
 sample one model many times:
 
-* **a compare that grows its reference**: each look reruns ``pm.sample`` on the
-  *same* ``pm.Model`` with more draws. :class:`SameModel` hands the first
-  compile back to every later call: the draws are those of a fresh compile,
-  bit for bit.
-* **a compare run again in one process** (``cache=False``, or a reference
-  not yet cached): :class:`SameGraph` hands the compile of an equal model
-  (rebuilt from the same source and data) back, kept process-wide.
+* **a compare**: each look reruns ``pm.sample`` on the same ``pm.Model`` with
+  more draws; a compare run again in one process (``cache=False``, or a
+  reference not yet cached) rebuilds an equal model; a test suite
+  parametrised over data sets builds the model of one source from other data.
 * **SBC and Geweke of the PyMC twin** (:class:`~.pymc_runner.PymcTwin`): each
-  replication builds the model from its own simulated data. :class:`SameStructure`
-  compiles the model once with its data *lifted* into shared variables (what
-  ``pm.Data`` makes) and gives every later replication whose model has the same
-  graph, apart from those data, the compiled model with its data swapped in
-  (nutpie's ``with_data``). Which constants are data is decided from the graph
-  alone (:func:`data_constants`), never from the order replications arrive in:
-  a replication's draws are the same whether its worker compiled the model
-  for it or reused another replication's compile, so SBC gives the same bits
-  on any number of workers (tested).
+  replication builds the model from its own simulated data.
 
-Both work inside ``pm.sample``: :func:`compiled_once` routes nutpie's
+:class:`SameStructure` serves both: it compiles a model once with its data
+*lifted* into shared variables (what ``pm.Data`` makes) and gives every later
+model with the same graph, apart from those data, the compiled model with its
+data swapped in (nutpie's ``with_data``). Which constants are data is decided
+from the graph alone (:func:`data_constants`), never from the order models
+arrive in: a model's draws are the same whether its process compiled it for
+itself or reused another's compile, so compare and SBC give the same bits on
+any number of workers, with a warm process or a fresh one (tested). The
+process keeps one :class:`SameStructure`, :data:`~.reuse.NUTPIE`.
+
+It works inside ``pm.sample``: :func:`compiled_once` routes nutpie's
 ``compile_pymc_model``, which ``pm.sample`` calls, through a cache for the
 duration of a ``with`` block, so seeds, initial points and the returned
 ``DataTree`` stay PyMC's own. Samplers other than nutpie compile as before.
@@ -139,51 +138,6 @@ def _options_key(options: Mapping[str, Any]) -> str:
     return repr(sorted(options.items()))
 
 
-class SameModel:
-    """Reuse nutpie's compile of one ``pm.Model`` object across its ``pm.sample`` calls.
-
-    Attributes
-    ----------
-    compiles : int
-        How many compiles it ran (the tests count them).
-    """
-
-    def __init__(self) -> None:
-        self._entries: list[tuple[Any, str, Any]] = []  # (model, options, compiled)
-        self.compiles = 0
-
-    def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
-        """Return the compile of this very ``model`` with these ``options``, made once."""
-        key = _options_key(options)
-        for known, known_key, compiled in self._entries:
-            if known is model and known_key == key:
-                return compiled
-        compiled = compile_(model, **options)
-        self.compiles += 1
-        self._entries.append((model, key, compiled))
-        return compiled
-
-
-class SameGraph:
-    """Reuse nutpie's compile across ``pm.Model`` objects with equal graphs, in this process.
-
-    A model rebuilt from the same source and data (the same compare run again,
-    a test calling ``compare`` twice) has an equal graph, coordinates and
-    initial values (:func:`~.reuse.model_key`): it gets the compile of the
-    first, the same code a fresh compile would make, so the same draws bit for
-    bit. Compiles are kept in :data:`~.reuse.NUTPIE` (the last few dozen of the
-    process), per thread: two threads never sample one compiled model at once.
-    """
-
-    def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
-        """Return the kept compile of a model equal to ``model`` with these options, or one made."""
-        from mcmc_pairs.comparisons import reuse
-
-        graph = reuse.model_key(model)
-        key = None if graph is None else (threading.get_ident(), _options_key(options), graph)
-        return reuse.NUTPIE.get(key, lambda: compile_(model, **options))
-
-
 def data_constants(fgraph) -> list:
     """Return the constants of a model's graph that hold data, in graph order.
 
@@ -226,7 +180,7 @@ class _Template:
 
     fgraph: Any
     shared: dict[str, Any]  # lifted name -> shared variable
-    options: str
+    key: tuple  # nutpie's options and the model's coordinates
     compiled: Any
 
     def values_for(self, fgraph) -> dict[str, np.ndarray] | None:
@@ -316,49 +270,82 @@ def _same_root(mine, theirs) -> bool:
 
 
 class SameStructure:
-    """Reuse nutpie's compile across models of one structure with other data (SBC).
+    """Reuse nutpie's compile across models of one structure, whatever their data.
 
-    Keeps the last ``size`` structures' compiles, per thread (a compile's data
-    are swapped in for one call at a time). A model is compiled with its
-    data lifted (:func:`data_constants`) into shared variables named
-    ``__mcmc_pairs_data_<i>`` (its ``pm.Data`` already are); a later model that
-    fits a kept one (:meth:`_Template.values_for`) gets that compile with its
-    own data.
+    A model is compiled with its data lifted (:func:`data_constants`) into
+    shared variables named ``__mcmc_pairs_data_<i>`` (its ``pm.Data`` already
+    are); a later model that fits a kept one (:meth:`_Template.values_for`: the
+    same operations on the same variables and constants, the same coordinates
+    and nutpie options, data of the same dtypes and shapes) gets that compile
+    with its own data swapped in. The same model sampled again (a compare's
+    looks), the same model rebuilt (a compare run again, a test calling it
+    twice), and one built from other data (SBC's replications, a test
+    parametrised over data sets) therefore compile once. Which constants are
+    data is decided from each model's graph alone, so a model's draws are the
+    same bits whether it was compiled for itself or given another's compile.
+
+    Keeps the last ``size`` structures per thread (a compile's data are
+    swapped in for one call at a time, so two threads never share one). A
+    model PyMC cannot copy into a graph (one with initial values) is compiled
+    as it is, every time.
 
     Attributes
     ----------
-    compiles : int
+    made : int
         How many compiles it ran (the tests count them).
+    hits : int
+        How many times it handed a kept compile back.
     """
 
     def __init__(self, size: int = 4) -> None:
         self.size = size
-        self._local = threading.local()  # a template's shared data are set per call: one thread
-        self.compiles = 0
+        self._lock = threading.Lock()
+        self._by_thread: dict[int, list[_Template]] = {}
+        self.made = 0
+        self.hits = 0
 
-    @property
     def _templates(self) -> list[_Template]:
-        if not hasattr(self._local, "templates"):
-            self._local.templates = []
-        return self._local.templates
+        with self._lock:
+            return self._by_thread.setdefault(threading.get_ident(), [])
+
+    def _count(self, made: int, hits: int) -> None:
+        with self._lock:
+            self.made += made
+            self.hits += hits
 
     def compiled(self, model: Any, options: Mapping[str, Any], compile_: Callable) -> Any:
         """Return a kept compile that fits ``model``, holding its data; else compile it lifted."""
         from pymc.model.fgraph import fgraph_from_model
 
-        key = _options_key(options)
-        fgraph, _ = fgraph_from_model(model)
-        for template in self._templates:
-            if template.options != key:
+        try:
+            fgraph, _ = fgraph_from_model(model)
+        except NotImplementedError:  # initial values: PyMC cannot copy this model's graph
+            self._count(1, 0)
+            return compile_(model, **options)
+        key = (_options_key(options), _coords_key(model))
+        templates = self._templates()
+        for k, template in enumerate(templates):
+            if template.key != key:
                 continue
             values = template.values_for(fgraph)
             if values is not None:
+                templates.insert(0, templates.pop(k))  # the most recently used first
+                self._count(0, 1)
                 return template.with_values(values)
         template = self._lift(fgraph, key, options, compile_)
-        self._templates[:] = [template, *self._templates][: self.size]
+        templates[:] = [template, *templates][: self.size]
+        self._count(1, 0)
         return template.compiled
 
-    def _lift(self, fgraph, key: str, options: Mapping[str, Any], compile_: Callable) -> _Template:
+    def clear(self) -> None:
+        """Forget every kept compile (and reset the counts)."""
+        with self._lock:
+            self._by_thread.clear()
+            self.made = self.hits = 0
+
+    def _lift(
+        self, fgraph, key: tuple, options: Mapping[str, Any], compile_: Callable
+    ) -> _Template:
         """Compile the model of ``fgraph`` with its data in shared variables."""
         import pytensor
         from pymc.model.fgraph import model_from_fgraph
@@ -370,6 +357,9 @@ class SameStructure:
             shared[name] = pytensor.shared(value, name=name, shape=value.shape)
             fgraph.replace(constant, shared[name], import_missing=True)
         model = model_from_fgraph(fgraph)
-        compiled = compile_(model, **options)
-        self.compiles += 1
-        return _Template(fgraph, shared, key, compiled)
+        return _Template(fgraph, shared, key, compile_(model, **options))
+
+
+def _coords_key(model: Any) -> str:
+    """Return a model's coordinates as text: a compile names the draws' dimensions by them."""
+    return repr(sorted((str(k), repr(v)) for k, v in model.coords.items()))

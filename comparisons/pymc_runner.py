@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from mcmc_pairs.comparisons import interrupts
-from mcmc_pairs.comparisons.compile_once import CompileCache, SameStructure, compiled_once
+from mcmc_pairs.comparisons import interrupts, reuse
+from mcmc_pairs.comparisons.compile_once import CompileCache, compiled_once
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.witness import build as build_model
@@ -225,10 +225,6 @@ def pymc_method(model: Any, step: str | StepMethod | None, library: str | None) 
     return f"{name} ({library})" if methods == ["NUTS"] and library not in (None, "pymc") else name
 
 
-TWIN_COMPILES = SameStructure()
-"""nutpie's compiles of the twins' models in this process, reused across replications."""
-
-
 @dataclass(frozen=True)
 class PymcTwin:
     """The PyMC twin of a pair, as a sampler with the contract's signature.
@@ -242,7 +238,7 @@ class PymcTwin:
     import string or a module-level function), so it travels to Dask workers.
     Every call builds a new model; compiling it, not sampling, would be most of
     its cost, so the twin keeps nutpie's compile for every later call whose
-    model differs only in its data (:data:`TWIN_COMPILES`).
+    model differs only in its data (:data:`~.reuse.NUTPIE`).
 
     Parameters
     ----------
@@ -268,7 +264,7 @@ class PymcTwin:
         model = build_model(pair.model, data, argument="model")
         settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
         tree = pymc_sample(
-            model, settings, pair.pymc_kwargs, self.step, TWIN_COMPILES, cores=1, quiet=True
+            model, settings, pair.pymc_kwargs, self.step, reuse.NUTPIE, cores=1, quiet=True
         )
         posterior = tree["posterior"]
         return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}

@@ -13,7 +13,8 @@ each reference run and hands it back to the next run with the same **key**:
 * ``tune``, ``chains`` and ``seed``, the pair's ``pm.sample`` keywords and the
   step method of a second reference; each entry's files are per label and draws;
 * the versions of Python, PyMC, PyTensor, nutpie, numba, NumPy and the suite,
-  the host CPU numba compiles for, and the source of the harness's PyMC runner.
+  the host CPU numba compiles for, and the source of the harness's PyMC runner
+  (with the compile it reuses, :mod:`~.compile_once`, and the witness).
 
 Layout: ``DIR/<digest of the key>/key.json`` (the key in full) and, per run,
 ``<label>-<draws>.json`` (its sampler, timings and the SHA-256 of its draws'
@@ -197,9 +198,9 @@ def _host_cpu() -> str:
 
 def reference_key(build_model: Callable, data: Mapping, settings: Mapping, pair) -> dict:
     """Return the key of a pair's reference runs (everything they depend on but the draws)."""
-    from mcmc_pairs.comparisons import pymc_runner, witness
+    from mcmc_pairs.comparisons import compile_once, pymc_runner, witness
 
-    runner = [Path(m.__file__).read_bytes() for m in (pymc_runner, witness)]
+    runner = [Path(m.__file__).read_bytes() for m in (pymc_runner, compile_once, witness)]
     return {
         "format": FORMAT,
         "model": model_sources(build_model),

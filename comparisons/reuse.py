@@ -7,8 +7,8 @@ Besides PyMC's reference draws (:mod:`~.reference_cache`), two costs repeat:
 * **compiles within a process.** PyMC's log density of the draws
   (:func:`~.witness._compile_log_density`) and nutpie's compile of the
   reference (``pm.sample``) are compiled afresh for every new ``pm.Model``.
-  :class:`Memo` keeps the last compiles of the process (least recently used
-  first out) keyed by the *graph* they compile (:func:`graph_key`): every
+  :class:`Memo` keeps the last log densities of the process (least recently
+  used first out) keyed by the *graph* they compile (:func:`graph_key`): every
   operation, every constant's dtype, shape and bytes, every input's type and
   position. A model rebuilt from an unchanged source and equal data has an
   equal graph and gets the compile back; a changed source file, other data
@@ -20,14 +20,15 @@ Besides PyMC's reference draws (:mod:`~.reference_cache`), two costs repeat:
   of a fresh one, bit for bit. Nothing is keyed on names or file paths, so a
   stale compile cannot be handed back: an edited ``build_model``, a module
   global changed by a test, a closure over other values all make other graphs.
+  nutpie's compiles of the references and the PyMC twins are kept by
+  :data:`NUTPIE` (:class:`~.compile_once.SameStructure`): compiled with the
+  data lifted into shared variables, one compile serves every model of that
+  structure, whatever its data arrays hold.
 * **summaries within a process.** The per-quantity statistics, MCSEs, ESS and
   R-hat of a side's compared quantities (:func:`~.agreement.summarize_sides`)
   are kept by the quantities' bytes (:func:`array_key`): PyMC's reference read
   back from the cache, or a sampler that gives the same draws again, is not
   summarised twice.
-  nutpie's compile of the reference, for a run whose reference is not read
-  from the cache (``cache=False``, or data not seen before), is kept the same
-  way by the model's graph, coordinates and initial values (:func:`model_key`).
 * **the witness's log densities across processes.** :class:`LogDensityMemo`
   keeps PyMC's ``log_prior`` and ``log_likelihood`` of a side's draws in the
   reference cache's directory, ``DIR/log_density/``, keyed by the model's key
@@ -56,6 +57,7 @@ from typing import Any
 
 import numpy as np
 
+from mcmc_pairs.comparisons.compile_once import SameStructure
 from mcmc_pairs.comparisons.files import write_atomic
 
 MEMO_SIZE = 32
@@ -195,9 +197,9 @@ class Memo:
 LOG_DENSITIES = Memo()
 """The witnesses' compiled log densities in this process, by :func:`graph_key`
 (:func:`~.witness._compile_log_density`)."""
-NUTPIE = Memo()
-"""nutpie's compiles of PyMC references in this process, by :func:`model_key`
-(:class:`~.compile_once.SameGraph`)."""
+NUTPIE = SameStructure(MEMO_SIZE)
+"""nutpie's compiles of the PyMC references and twins in this process, by structure
+(:class:`~.compile_once.SameStructure`)."""
 SUMMARIES = Memo()
 """Per-side summaries of the compared quantities in this process, by :func:`array_key`
 (:func:`~.agreement.summarize_sides`)."""
@@ -208,24 +210,6 @@ def clear() -> None:
     LOG_DENSITIES.clear()
     NUTPIE.clear()
     SUMMARIES.clear()
-
-
-def model_key(model) -> tuple | None:
-    """Return a hashable key of a ``pm.Model``: its graph, coordinates and initial values.
-
-    The graph is :func:`pymc.model.fgraph.fgraph_from_model`'s (every random
-    variable with its name, dims and transform, every observed value and
-    constant), keyed by :func:`graph_key`; None when it has no key.
-    """
-    from pymc.model.fgraph import fgraph_from_model
-
-    fgraph, _ = fgraph_from_model(model)
-    graph = graph_key([], fgraph.outputs)
-    if graph is None:
-        return None
-    coords = repr(sorted((str(k), repr(v)) for k, v in model.coords.items()))
-    initial = repr(sorted((rv.name, repr(v)) for rv, v in model.rvs_to_initial_values.items()))
-    return graph, coords, initial
 
 
 def array_key(array) -> tuple:

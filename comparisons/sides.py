@@ -24,8 +24,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import xarray as xr
 
-from mcmc_pairs.comparisons import contract
-from mcmc_pairs.comparisons.compile_once import SameGraph
+from mcmc_pairs.comparisons import contract, reuse
 from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.loading import resolve
@@ -277,7 +276,8 @@ class PymcSource:
     later runs of the same pair (``run_pair(pymc_from=...)``); ``store``, a
     :class:`~.reference_cache.ReferenceCache`, keeps the runs on disk for later
     processes. nutpie compiles the model once for all looks, and for every later
-    run of an equal model in this process (:class:`~.compile_once.SameGraph`).
+    run of a model of the same structure in this process, whatever its data
+    (:data:`~.reuse.NUTPIE`).
     """
 
     def __init__(self, role, variant, model, settings, pair: Pair, step, cache, store=None):
@@ -287,7 +287,7 @@ class PymcSource:
         self.continues = False  # rerun with the same seed and more draws
         self.grows = True
         self.total = 0.0
-        self.compiles = SameGraph()
+        self.compiles = reuse.NUTPIE
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""

@@ -354,7 +354,7 @@ def _check_twin(twin: PymcTwin, pair: Pair, method: str, sim: Simulator) -> str:
     at every step, and the twin, which takes no initial state, would rerun
     ``pm.sample`` from its start, tuning included, at every one of
     ``replications * steps`` steps (5,000 at the defaults). The compile is
-    shared (:data:`~.pymc_runner.TWIN_COMPILES`); the runs are not.
+    shared (:data:`~.reuse.NUTPIE`); the runs are not.
     """
     if twin.pair.name != pair.name:
         raise ValueError(

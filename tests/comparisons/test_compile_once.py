@@ -3,8 +3,8 @@
 import numpy as np
 import pymc as pm
 
-from mcmc_pairs.comparisons import compile_once, pymc_runner
-from mcmc_pairs.comparisons.compile_once import SameModel, SameStructure, data_constants
+from mcmc_pairs.comparisons import compile_once, pymc_runner, reuse
+from mcmc_pairs.comparisons.compile_once import SameStructure, data_constants
 from mcmc_pairs.comparisons.registry import get_pair
 
 SETTINGS = {"draws": 30, "tune": 30, "chains": 2, "seed": 4}
@@ -46,25 +46,48 @@ def test_the_data_of_a_model_are_its_arrays_that_are_read():
     assert {tuple(a) for a in found} == {tuple(x), tuple(y)}
 
 
-def test_one_model_sampled_again_is_compiled_once_with_the_same_draws():
+def test_one_model_sampled_again_or_rebuilt_is_compiled_once_with_the_same_draws():
+    """A compare's looks sample one model again; a compare run again rebuilds it."""
     model = regression(*data(0))
-    fresh = sample(model)
-    compiles = SameModel()
+    compiles = SameStructure()
     first, again = sample(model, compiles), sample(model, compiles)
-    assert compiles.compiles == 1
-    assert np.array_equal(first, fresh) and np.array_equal(again, fresh)
-    sample(regression(*data(0)), compiles)  # another model object: compiled for itself
-    assert compiles.compiles == 2
+    rebuilt = sample(regression(*data(0)), compiles)
+    assert (compiles.made, compiles.hits) == (1, 2)
+    assert np.array_equal(first, again) and np.array_equal(rebuilt, first)
+
+
+def test_a_model_with_initial_values_is_compiled_as_it_is():
+    """PyMC cannot copy its graph (fgraph_from_model refuses initial values): no reuse."""
+    compiles = SameStructure()
+    x, y = data(0)
+    with pm.Model() as model:
+        slope = pm.Normal("slope", 0.0, 2.0, initval=0.5)
+        pm.Normal("y", mu=slope * x, sigma=1.0, observed=y)
+    first, again = sample(model, compiles), sample(model, compiles)
+    assert (compiles.made, compiles.hits) == (2, 0)
+    assert np.array_equal(first, again)
+
+
+def test_other_coordinates_are_compiled_for_themselves():
+    """The compile names the draws' dimensions by the model's coordinates."""
+    compiles = SameStructure()
+    x, y = data(0, n=3)
+    for labels in (["a", "b", "c"], ["d", "e", "f"]):
+        with pm.Model(coords={"case": labels}) as model:
+            slope = pm.Normal("slope", 0.0, 2.0)
+            pm.Normal("y", mu=slope * x, sigma=1.0, observed=y, dims="case")
+        sample(model, compiles)
+    assert (compiles.made, compiles.hits) == (2, 0)
 
 
 def test_models_with_other_data_share_a_compile_and_their_draws_do_not_depend_on_order():
     """Replication 3's draws are the same whether replication 1 compiled first or not."""
     in_turn = SameStructure()
     draws = [sample(regression(*data(seed)), in_turn) for seed in (1, 2, 3)]
-    assert in_turn.compiles == 1
+    assert (in_turn.made, in_turn.hits) == (1, 2)
     alone = SameStructure()
     assert np.array_equal(sample(regression(*data(3)), alone), draws[2])
-    assert alone.compiles == 1
+    assert alone.made == 1
     assert not np.array_equal(draws[0], draws[2])  # the data did go in
 
 
@@ -73,14 +96,14 @@ def test_a_model_that_differs_beyond_its_data_is_compiled_for_itself():
     compiles = SameStructure()
     sample(regression(*data(1)), compiles)
     sample(regression(*data(1), prior_sd=5.0), compiles)
-    assert compiles.compiles == 2
+    assert compiles.made == 2
     sample(regression(*data(1, n=20)), compiles)
-    assert compiles.compiles == 3
+    assert compiles.made == 3
 
 
-def test_the_twin_reuses_its_compile_across_replications(monkeypatch):
+def test_the_twin_reuses_its_compile_across_replications():
     """PymcTwin (SBC, Geweke) builds each replication's model and compiles the first only."""
-    monkeypatch.setattr(pymc_runner, "TWIN_COMPILES", SameStructure())
+    reuse.clear()
     pair = get_pair("regression")
     twin = pymc_runner.PymcTwin(pair)
     base = pair.load_data()
@@ -88,19 +111,19 @@ def test_the_twin_reuses_its_compile_across_replications(monkeypatch):
         replication = {**base, "weight": np.asarray(base["weight"]) + shift}
         out = twin(replication, draws=10, tune=10, chains=1, random_seed=2)
         assert out["beta0"].shape == (1, 10)
-    assert pymc_runner.TWIN_COMPILES.compiles == 1
+    assert reuse.NUTPIE.made == 1
 
 
 def test_outside_a_block_nutpie_compiles_as_always():
     import nutpie
 
-    compiles = SameModel()
+    compiles = SameStructure()
     model = regression(*data(0))
     with compile_once.compiled_once(compiles):
         nutpie.compile_pymc_model(model)
         nutpie.compile_pymc_model(model)
     nutpie.compile_pymc_model(model)  # after the block: nutpie's own compile
-    assert compiles.compiles == 1
+    assert (compiles.made, compiles.hits) == (1, 1)
 
 
 def test_numbas_shape_error_is_kept_in_its_disk_cache():
