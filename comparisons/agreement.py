@@ -850,6 +850,58 @@ def diagnostic_checks(
     return pd.DataFrame(rows, columns=list(CHECK_COLUMNS))
 
 
+DIVERGENCES = "divergences"
+"""The statistic of the divergence gate (:func:`divergence_checks`)."""
+ALL_QUANTITIES = "all"
+"""The ``quantity`` of a check of a side's whole run rather than one quantity."""
+
+
+def divergence_checks(label: str, tree: xr.DataTree) -> pd.DataFrame:
+    """Return the divergence gate of a side: none of its transitions may diverge.
+
+    NUTS and HMC (PyMC's, nutpie's, NumPyro's) mark a transition whose energy
+    error blew up as ``sample_stats.diverging``: the trajectory met curvature
+    its step size cannot follow (a funnel's neck), and the chain under-visits
+    that region however long it runs, so its draws are biased while R-hat and
+    ESS may look fine. One row (kind ``"diagnostic"``, quantity ``"all"``):
+    ``value`` the number of divergent draws in all chains, threshold 0. No row
+    for a side that records no divergences (a Gibbs sampler, Metropolis).
+
+    Parameters
+    ----------
+    label : str
+        The side's label.
+    tree : xarray.DataTree
+        The side's draws; ``sample_stats.diverging`` of shape (chain, draw) if any.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`CHECK_COLUMNS`; zero or one row.
+    """
+    stats = tree.children.get("sample_stats")
+    if stats is None or "diverging" not in stats.data_vars:
+        return pd.DataFrame(columns=list(CHECK_COLUMNS))
+    count = int(np.count_nonzero(np.asarray(stats["diverging"].values, dtype=bool)))
+    row = {
+        "comparison": label,
+        "side": label,
+        "kind": CheckKind.DIAGNOSTIC,
+        "quantity": ALL_QUANTITIES,
+        "statistic": DIVERGENCES,
+        "value": float(count),
+        "threshold": 0.0,
+        "passed": count == 0,
+    }
+    return pd.DataFrame([row], columns=list(CHECK_COLUMNS))
+
+
+def diverged(checks: pd.DataFrame | None) -> bool:
+    """Return True when a divergence gate among ``checks`` failed (:func:`divergence_checks`)."""
+    rows = _of_kind(checks, CheckKind.DIAGNOSTIC)
+    return _any_failed(rows[rows["statistic"] == DIVERGENCES]) if len(rows) else False
+
+
 def support_checks(sides: Mapping[str, xr.DataArray]) -> pd.DataFrame:
     """Return one check per side and quantity: the fraction of non-finite draws must be 0.
 

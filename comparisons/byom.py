@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcmc_pairs.comparisons.datafile import refuse_non_finite
 from mcmc_pairs.comparisons.errors import one_line
 from mcmc_pairs.comparisons.loading import load_callable, load_module
 from mcmc_pairs.comparisons.pair import PROBS, ExactMarginal, Pair
@@ -184,6 +185,7 @@ def model_pair(
         raise ValueError(f"unknown keyword(s) {sorted(unknown)} for the pair's optional pieces")
     if not isinstance(data, Mapping):
         raise ValueError(f"data must be a mapping of names to values, got {type(data).__name__}")
+    refuse_non_finite(data)  # an inf crashes PyMC's initial point, a NaN is imputed
     witness = ModelWitness(model, data)  # builds the model: fails early, naming --model
     refuse_unstorable_dims(witness.model)
     module, found = _module_pieces(model)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import json
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,39 @@ def read_data(path: str | Path, *, argument: str = "--data") -> dict[str, Any]:
         ) from None
     if not data:
         raise ValueError(f"{argument} {str(path)!r} holds no data")
+    refuse_non_finite(data, argument=f"{argument} {str(path)!r}")
     return data
+
+
+def refuse_non_finite(data: Mapping[str, Any], *, argument: str = "data", _path: str = "") -> None:
+    """Raise :class:`ValueError` naming the first value of ``data`` that is not finite.
+
+    ``inf`` (JSON's ``Infinity`` or ``1e400``, a CSV's ``inf``) makes PyMC's
+    initial point fail and nutpie crash; a ``NaN`` in an observed variable makes
+    PyMC impute it as a free variable (``y_unobserved``) that the sampler under
+    test would have to return. Both are refused before anything is sampled.
+    Nested mappings are searched too (the key named ``outer.inner``).
+    """
+    for key, value in data.items():
+        name = f"{_path}{key}"
+        if isinstance(value, Mapping):
+            refuse_non_finite(value, argument=argument, _path=f"{name}.")
+            continue
+        if isinstance(value, str | bytes):
+            continue
+        try:
+            array = np.asarray(value)
+        except Exception:  # an object NumPy cannot hold: the model's business, not ours
+            continue
+        if array.dtype.kind not in "fc" or np.isfinite(array).all():
+            continue
+        index = tuple(int(i) for i in np.argwhere(~np.isfinite(array))[0])
+        where = f" at index {index[0] if len(index) == 1 else index}" if index else ""
+        raise ValueError(
+            f"{argument}: key {name!r} holds {complex(array[index]).real:g}{where}; every "
+            f"number must be finite (a NaN in observed data would make PyMC impute it as a "
+            f"free variable that the sampler would have to return: leave missing rows out)"
+        )
 
 
 def _read_json(file: Path) -> dict[str, Any]:
@@ -141,7 +174,7 @@ def _read_npz(file: Path) -> dict[str, Any]:
 
 
 def _read_csv(file: Path) -> dict[str, Any]:
-    with file.open(newline="", encoding="utf-8") as handle:
+    with file.open(newline="", encoding="utf-8-sig") as handle:  # a spreadsheet's BOM too
         rows = [row for row in csv.reader(handle) if any(cell.strip() for cell in row)]
     if not rows:
         return {}

@@ -8,11 +8,15 @@ report's JSON and HTML are renamed into place together or not at all.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import math
 import os
+import sys
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +139,53 @@ def finite_or_none(value: Any) -> float | None:
     """Return ``value`` as a float, or ``None`` (JSON ``null``) when it is not finite."""
     value = float(value)
     return value if math.isfinite(value) else None
+
+
+_READS: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("reads", default=None)
+_HOOK = threading.Lock()
+_hooked = False
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND  # os.open's writing flags
+READS_ATTRIBUTE = "__mcmc_pairs_reads__"
+"""The files a user's module read while the harness imported it (:func:`record_reads`)."""
+
+
+@contextlib.contextmanager
+def record_reads() -> Iterator[set[str]]:
+    """Within the block, collect the paths of the files this thread opens for reading.
+
+    Python raises an ``open`` audit event for every file it opens (``open``,
+    ``Path.read_text``, ``np.load``, ``pandas.read_csv``, ``os.open``): one
+    audit hook, installed once per process, adds the path of each one opened
+    for reading to the set of the innermost enclosing block (a context
+    variable, so other threads and other blocks are not mixed in). Files that C
+    libraries open themselves (HDF5, netCDF) raise no event and are not seen.
+    """
+    _install_hook()
+    reads: set[str] = set()
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
+
+
+def _install_hook() -> None:
+    global _hooked
+    with _HOOK:
+        if not _hooked:
+            sys.addaudithook(_audit)  # cannot be removed: it does nothing outside a block
+            _hooked = True
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event != "open":
+        return
+    reads = _READS.get()
+    if reads is None:
+        return
+    path, mode, flags = args
+    if path is None or isinstance(path, int):  # a file descriptor: opened elsewhere
+        return
+    reading = ("r" in mode or "+" in mode) if isinstance(mode, str) else not flags & _WRITE
+    if reading:
+        reads.add(os.path.abspath(os.fsdecode(path)))

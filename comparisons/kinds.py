@@ -65,7 +65,7 @@ class CheckKind(_Word):
     MULTIVARIATE = "multivariate"
     """The energy check of all quantities at once between a side and the reference."""
     DIAGNOSTIC = "diagnostic"
-    """A side's own gate: R-hat, bulk or tail ESS."""
+    """A side's own gate: R-hat, bulk or tail ESS, or (PyMC's reference) no divergence."""
     SUPPORT = "support"
     """A side's draws inside the model's support (finite log density)."""
     INDEPENDENCE = "independence"

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from mcmc_pairs.comparisons import files
+
 
 def load_callable(spec: str, *, argument: str = "--sampler") -> Callable:
     """Import and return the callable named by ``spec``.
@@ -98,7 +100,9 @@ def _import_file(path: str):
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
     try:
-        module_spec.loader.exec_module(module)
+        with files.record_reads() as reads:  # a module-level read of a file, for the cache's key
+            module_spec.loader.exec_module(module)
+        setattr(module, files.READS_ATTRIBUTE, frozenset(reads))
     except BaseException:
         sys.modules.pop(name, None)
         raise

@@ -278,6 +278,10 @@ def refuse_oversized_run(
 ) -> None:
     """Refuse a run whose first look's :func:`run_bytes` plus :data:`OVERHEAD_BYTES` do not fit.
 
+    PyMC's warm-up counts too: nutpie keeps every tuning draw of the reference
+    (and of its step methods) in memory until the run ends, so a ``tune`` of
+    10**12 would abort in Rust's allocator, not with a message.
+
     Only the first look is certain: most runs decide there or at the next, and
     refusing every run that could grow to ``max_draws`` would refuse LDA at its
     defaults on a 16 GB machine (12.8 GiB at 32,000 draws per chain). A run that
@@ -288,7 +292,7 @@ def refuse_oversized_run(
     held, compared, sides, references : int
         See :func:`run_bytes`.
     settings : mapping
-        The run's ``chains``, ``draws`` and ``max_draws``.
+        The run's ``chains``, ``draws``, ``max_draws`` and ``tune`` (0 if absent).
     available : int, optional
         Bytes available (default :func:`available_memory`; unknown: no check).
 
@@ -304,14 +308,23 @@ def refuse_oversized_run(
         held, compared, sides=sides, chains=chains, draws=draws, max_draws=draws,
         references=references,
     )  # fmt: skip
-    if need + OVERHEAD_BYTES <= available:
-        return
-    raise ValueError(
-        f"--draws: this run would hold about {_gib(need)} of draws ({sides} sides x {chains} "
-        f"chains x {draws} draws x {held + compared} components and their derived "
-        f"quantities), more than the {_gib(max(available - OVERHEAD_BYTES, 0))} of memory "
-        f"available for them; lower --chains or --draws"
-    )
+    free = max(available - OVERHEAD_BYTES, 0)
+    if need > free:
+        raise ValueError(
+            f"--draws: this run would hold about {_gib(need)} of draws ({sides} sides x {chains} "
+            f"chains x {draws} draws x {held + compared} components and their derived "
+            f"quantities), more than the {_gib(free)} of memory available for them; lower "
+            f"--chains or --draws"
+        )
+    tune = int(settings.get("tune", 0))
+    warm_up = BYTES_PER_VALUE * references * chains * tune * held  # nutpie keeps its warm-up
+    if need + warm_up > free:
+        raise ValueError(
+            f"--tune: PyMC's warm-up would hold about {_gib(warm_up)} ({references} reference(s) "
+            f"x {chains} chains x {tune} tuning draws x {held} components) besides "
+            f"{_gib(need)} of draws, more than the {_gib(free)} of memory available; lower "
+            f"--tune"
+        )
 
 
 def _gib(n: int) -> str:

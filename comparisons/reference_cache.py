@@ -9,6 +9,10 @@ each reference run and hands it back to the next run with the same **key**:
 * the model's source: the file of ``build_model`` and every file of the user's
   (or of the suite's) that it imports, followed import by import
   (:func:`model_sources`); the libraries' files are covered by their versions;
+* every other file the model read while it was built, or while the harness
+  imported its module (a ``prior.json`` beside it, a CSV of covariates), by its
+  contents (:func:`files_read`; Python's ``open`` audit events: a file a C
+  library opens itself, as HDF5 does, is not seen);
 * the data (every key, value and dtype, :func:`data_digest`);
 * ``tune``, ``chains`` and ``seed``, the pair's ``pm.sample`` keywords and the
   step method of a second reference; each entry's files are per label and draws;
@@ -51,21 +55,21 @@ import platform
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mcmc_pairs.comparisons import interrupts
-from mcmc_pairs.comparisons.files import write_atomic
+from mcmc_pairs.comparisons.files import READS_ATTRIBUTE, write_atomic
 from mcmc_pairs.comparisons.reuse import package_versions
 
 FORMAT = 1
 """The layout's version: part of every key, raised when the layout changes."""
 LIBRARIES = ("pymc", "pytensor", "nutpie", "numba", "numpy", "mcmc-pairs")
 """The packages whose versions are part of the key."""
-LOG_DENSITY_KEY = ("model", "versions", "cpu", "runner")
+LOG_DENSITY_KEY = ("model", "reads", "versions", "cpu", "runner")
 """The parts of the key PyMC's log density of given draws depends on (with the data)."""
 
 
@@ -196,14 +200,47 @@ def _host_cpu() -> str:
     return f"{platform.machine()}/{llvm.get_host_cpu_name()}"
 
 
-def reference_key(build_model: Callable, data: Mapping, settings: Mapping, pair) -> dict:
-    """Return the key of a pair's reference runs (everything they depend on but the draws)."""
+def files_read(build_model: Callable, reads: Iterable[str] = ()) -> dict[str, str]:
+    """Return ``{file: SHA-256}`` of the data files a model read, ``"absent"`` for a gone one.
+
+    ``reads`` are the files opened while the model was built
+    (:attr:`~.witness.ModelWitness.reads`); the files its module read when the
+    harness imported it (:func:`~.loading.load_module`) are added. Source files
+    (``.py``, followed by :func:`model_sources`), installed code and the
+    system's pseudo-files (``/proc``, ``/sys``, ``/dev``) are left out.
+    """
+    module = sys.modules.get(getattr(build_model, "__module__", ""), None)
+    paths = {*reads, *getattr(module, READS_ATTRIBUTE, ())}
+    skip = (*_library_roots(), *SYSTEM_FILES)
+    found = {}
+    for file in sorted(paths):
+        if file.startswith(skip) or file.endswith((".py", ".pyc")):
+            continue
+        try:
+            found[file] = _sha256(Path(file))
+        except OSError:  # gone since, or never there: its absence is part of the key
+            found[file] = "absent"
+    return found
+
+
+SYSTEM_FILES = ("/proc/", "/sys/", "/dev/")
+"""Pseudo-files read while a model is built (cgroup limits, CPU counts): not data."""
+
+
+def reference_key(
+    build_model: Callable, data: Mapping, settings: Mapping, pair, reads: Iterable[str] = ()
+) -> dict:
+    """Return the key of a pair's reference runs (everything they depend on but the draws).
+
+    ``reads`` are the files opened while the model was built (:func:`files_read`).
+    """
     from mcmc_pairs.comparisons import compile_once, pymc_runner, witness
 
     runner = [Path(m.__file__).read_bytes() for m in (pymc_runner, compile_once, witness)]
     return {
         "format": FORMAT,
         "model": model_sources(build_model),
+        "reads": files_read(build_model, reads),
         "data": data_digest(data),
         "settings": {k: int(settings[k]) for k in ("tune", "chains", "seed")},
         "pymc_kwargs": repr(sorted(pair.pymc_kwargs.items())),

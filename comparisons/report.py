@@ -23,10 +23,12 @@ from mcmc_pairs.comparisons.agreement import (
     AGREE,
     ALPHA_EQUIVALENCE,
     DISAGREE,
+    DIVERGENCES,
     INCONCLUSIVE,
     NOT_CONVERGED,
     REFERENCE_FAILED,
     STATISTICS,
+    diverged,
     tolerances,
 )
 from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
@@ -144,6 +146,8 @@ def describe_check(row) -> str:
             f"against its permutation critical value {row.threshold:.4g} (p = {p:.2g}, "
             f"level {level:.2g}){note}"
         )
+    if row.kind == CheckKind.DIAGNOSTIC and row.statistic == DIVERGENCES:
+        return f"{outcome}: {row.side}, {row.value:.0f} divergent transitions (gate: none)"
     if row.kind == CheckKind.DIAGNOSTIC:
         gate = "below" if row.statistic == "r_hat" else "at least"
         return (
@@ -379,6 +383,15 @@ REFERENCE_ADVICE = (
     "or run longer (--draws, --tune)."
 )
 """What to do about a ``reference failed`` verdict, on the page and the terminal."""
+DIVERGENCE_ADVICE = (
+    "Nothing can be said about the side under test until PyMC's run is fixed. Its divergent "
+    "transitions mean NUTS could not follow the posterior's curvature (a funnel, a scale "
+    "that changes by orders of magnitude): its draws are biased there, and a longer run "
+    "diverges again. Raise target_accept (PYMC_KWARGS = {'target_accept': 0.99} in your "
+    "model's module, a pair's pymc_kwargs) or reparametrise the model (non-centred: "
+    "theta = mu + tau * z with z ~ N(0, 1))."
+)
+"""What to do instead of :data:`REFERENCE_ADVICE` when the reference's divergence gate failed."""
 STORED_ADVICE = (
     "Nothing can be said about the side under test until the reference is fixed: store "
     "draws of a sampler that mixes (other step methods, more or longer chains), or leave "
@@ -405,6 +418,8 @@ def reference_advice(result: PairResult) -> str:
     stored = getattr(result.sides.get(PYMC), "stored", False)
     whose = "The stored reference draws" if stored else "PyMC's own run"
     advice = STORED_ADVICE if stored else REFERENCE_ADVICE
+    if diverged(own) and not stored:
+        advice = DIVERGENCE_ADVICE
     return (
         f"Reference failed: {whose} failed {len(own)} of its own checks{example}, while "
         f"every side under test passed its own; the difference from the reference is not "

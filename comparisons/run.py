@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement, budget, honesty, preflight, reuse
+from mcmc_pairs.comparisons import agreement, budget, datafile, honesty, preflight, reuse
 from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
@@ -339,7 +339,10 @@ class _Comparison:
             means_only=products,
             multivariate=False,
         )
+        if len(divergences := self.divergences()):
+            checks = pd.concat([checks, divergences], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
+        decided = all(verdicts[label] in DECIDED for label in self.under_test())
         return _Look(
             k=k,
             draws=n,
@@ -348,12 +351,22 @@ class _Comparison:
             alpha_equivalence=alpha_equivalence,
             seconds=time.perf_counter() - look_start,
             verdicts=verdicts,
-            decided=all(verdicts[label] in DECIDED for label in self.under_test()),
+            decided=decided or agreement.diverged(checks),  # more draws cannot mend it
             checks=checks,
             summaries=summaries,
             quantities=quantities,
             compared=compared,
         )
+
+    def divergences(self) -> pd.DataFrame:
+        """Return the reference's divergence gate (:func:`~.agreement.divergence_checks`).
+
+        A reference whose NUTS diverged is biased where the posterior narrows,
+        and a longer run with the same seed diverges again: it fails its own
+        gate (``reference failed``), never convicts a side, and the run stops.
+        """
+        rows = agreement.divergence_checks(PYMC, self.sides[PYMC].tree)
+        return rows.assign(gross=False, note="")
 
     def honesty(self, quantities: Mapping[str, xr.DataArray]) -> pd.DataFrame:
         """Return the honesty checks of the sides under test (:mod:`~.honesty`).
@@ -457,6 +470,7 @@ def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mappi
 
 def _witness(pair: Pair, data: Mapping) -> tuple[ModelWitness, dict[str, tuple[int, ...]]]:
     """Build the pair's model on ``data`` (checking both); return it and the compared shapes."""
+    datafile.refuse_non_finite(data)  # before PyMC sees an inf (a crash) or a NaN (imputed)
     witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
     witness.check_observed_types()  # PyMC would truncate 2.5 to 2 for a Poisson; the sampler not
     unknown = [v for v in pair.variables if v not in witness.variables]
@@ -512,7 +526,8 @@ def _reference_store(directory, pair: Pair, data, settings, witness) -> Referenc
     if directory is None:
         return None
     try:
-        key = reference_key(resolve(witness.build_model, argument="model"), data, settings, pair)
+        model = resolve(witness.build_model, argument="model")
+        key = reference_key(model, data, settings, pair, witness.reads)
     except ValueError:  # a model without a source file (typed at a prompt): not cached
         return None
     return ReferenceCache(Path(directory), key)

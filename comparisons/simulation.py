@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from mcmc_pairs.comparisons import agreement
+from mcmc_pairs.comparisons import agreement, datafile
 from mcmc_pairs.comparisons.contract import check_output
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import Pair
@@ -69,6 +69,7 @@ def simulator_for(pair: Pair) -> Simulator:
             pair=pair, data=data_fn(), prior=prior, simulate=simulate, test_params=test_params
         )
     data = load(pair.validation_data)() if pair.validation_data is not None else pair.load_data()
+    datafile.refuse_non_finite(data)
     witness = ModelWitness(pair.model, data, argument="model")
     if not witness.observed and not witness.potentials:
         raise ValueError(

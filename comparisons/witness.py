@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from mcmc_pairs.comparisons import reuse
+from mcmc_pairs.comparisons import files, reuse
 from mcmc_pairs.comparisons.errors import one_line
 from mcmc_pairs.comparisons.loading import load_callable
 
@@ -79,6 +79,13 @@ class ModelWitness:
     argument : str
         Name of the argument ``build_model`` came from, for messages.
 
+    Attributes
+    ----------
+    reads : frozenset of str
+        The files opened for reading while the model was built (and its module
+        imported, if the witness imported it): the reference cache's key
+        follows their contents (:func:`~.reference_cache.reference_key`).
+
     Raises
     ------
     ValueError
@@ -93,7 +100,9 @@ class ModelWitness:
         self._log_density_fns: dict[str, Any] = {}  # by design fingerprint
         self._simulators: dict[str, Any] = {}  # "prior" and "simulate"
         self.memo: reuse.LogDensityMemo | None = None  # log densities on disk (compare sets it)
-        self.model = self.build(data)
+        with files.record_reads() as reads:  # a file the model reads: part of the cache's key
+            self.model = self.build(data)
+        self.reads = frozenset(reads)
         shapes = self.model.eval_rv_shapes()
         self.variables: dict[str, tuple[int, ...]] = {
             rv.name: tuple(int(s) for s in shapes[rv.name]) for rv in self.model.free_RVs

@@ -238,3 +238,89 @@ def test_the_index_page_shows_a_failed_reference_in_its_colour_with_advice(tmp_p
     assert html.escape(REFERENCE_ADVICE_INDEX) in page
     agreeing = write_index([{**entry, "verdict": "agree", "sides": []}], tmp_path).read_text()
     assert html.escape(REFERENCE_ADVICE_INDEX) not in agreeing
+
+
+FUNNEL = '''
+"""Neal's funnel, centred: v ~ N(0, 3), x_i | v ~ N(0, exp(v / 2))."""
+import pymc as pm
+
+
+def build_model(data):
+    with pm.Model() as model:
+        v = pm.Normal("v", 0.0, 3.0)
+        pm.Normal("x", 0.0, pm.math.exp(v / 2), shape=int(data["n"]))
+    return model
+'''
+
+FUNNEL_SAMPLER = """
+import numpy as np
+
+
+def sample(data, *, draws, tune, chains, random_seed):
+    '''Exact: independent draws of v, then of x given v (no Markov chain at all).'''
+    n = int(data["n"])
+    v, x = np.empty((chains, draws)), np.empty((chains, draws, n))
+    for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+        v[c] = 3.0 * rng.standard_normal(draws)
+        x[c] = np.exp(v[c] / 2)[:, None] * rng.standard_normal((draws, n))
+    return {"v": v, "x": x}
+"""
+
+
+def test_a_divergent_reference_fails_its_own_gate_and_never_convicts_an_exact_sampler(
+    tmp_path, capsys
+):
+    """Issue 39: NUTS on the centred funnel diverges; its draws are biased where v < 0.
+
+    Before, the run grew until the biased reference passed its R-hat and ESS
+    gates, and then told the exact sampler ``disagree``. Now the divergences are
+    the reference's own failed gate at the first look, and the run stops there.
+    """
+    import jsonschema
+
+    from tests.test_contracts import validator
+
+    (tmp_path / "funnel.py").write_text(textwrap.dedent(FUNNEL))
+    (tmp_path / "exact.py").write_text(textwrap.dedent(FUNNEL_SAMPLER))
+    (tmp_path / "funnel.json").write_text(json.dumps({"n": 4}))
+    argv = [
+        "compare", "--model", f"{tmp_path}/funnel.py:build_model",
+        "--data", f"{tmp_path}/funnel.json", "--sampler", f"{tmp_path}/exact.py:sample",
+        "--name", "funnel", "--draws", "300", "--tune", "300", "--max-draws", "4800",
+        "--chains", "2", "--seed", "2", "--no-cache", "--out", str(tmp_path / "out"),
+    ]  # fmt: skip
+    code = cli.main(argv)
+    out = capsys.readouterr().out
+    doc = json.loads((tmp_path / "out" / "funnel.json").read_text())
+    jsonschema.validate(doc, validator("compare").schema)
+    assert (code, doc["verdict"]) == (cli.EXIT_REFERENCE_FAILED, "reference failed")
+    assert len(doc["looks"]) == 1  # a longer run with the seed diverges again: no second look
+    gate = [c for c in doc["checks"] if c["statistic"] == agreement.DIVERGENCES]
+    assert [(c["side"], c["passed"]) for c in gate] == [("pymc", False)]
+    assert gate[0]["value"] > 0
+    assert "divergent transitions" in out and "target_accept" in out
+
+
+def divergent_tree(diverging=None) -> xr.DataTree:
+    posterior = xr.Dataset({"x": (("chain", "draw"), np.zeros((2, 5)))})
+    groups = {"posterior": posterior}
+    if diverging is not None:
+        groups["sample_stats"] = xr.Dataset({"diverging": (("chain", "draw"), diverging)})
+    return xr.DataTree.from_dict(groups)
+
+
+def test_the_divergence_gate_counts_divergent_draws_and_is_absent_without_them():
+    diverging = np.zeros((2, 5), dtype=bool)
+    assert agreement.divergence_checks("pymc", divergent_tree(diverging))["passed"].tolist() == [
+        True
+    ]
+    diverging[1, 3] = True
+    failed = agreement.divergence_checks("pymc", divergent_tree(diverging))
+    assert failed[["side", "value", "passed"]].values.tolist() == [["pymc", 1.0, False]]
+    assert agreement.diverged(failed) and not agreement.diverged(None)
+    assert agreement.divergence_checks("user", divergent_tree()).empty  # a Gibbs sampler
+    checks = pd.DataFrame(healthy("user") + healthy(REF))
+    checks = pd.concat([checks, failed.assign(gross=False, equivalent=None)], ignore_index=True)
+    assert agreement.side_verdicts(checks, ["user", REF], reference=REF) == {
+        "user": Verdict.REFERENCE_FAILED
+    }

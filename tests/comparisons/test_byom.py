@@ -182,6 +182,10 @@ def test_name_sets_the_report_files(user, tmp_path):
         ({"data": "bad.json"}, "--data .*bad.json': not valid JSON"),
         ({"data": "labels.csv"}, "column 'pump' is not numeric \\(line 2: 'A'\\)"),
         ({"data": "pumps.txt"}, "expected a .json, .npz, .csv file"),
+        # Issue 39: PyMC's traceback then a segmentation fault, before; now refused by name.
+        ({"data": "infinite.json"}, "--data .*infinite.json': key 't' holds inf at index 2"),
+        ({"data": "huge.json"}, "--data .*huge.json': key 'delta' holds inf;"),
+        ({"data": "infinite.csv"}, "--data .*infinite.csv': key 'y' holds -inf at index 1"),
         ({"sampler": "sample_extra"}, "returned variable\\(s\\) \\['latent'\\] that the model"),
         ({"sampler": "sample_missing"}, "did not return variable\\(s\\) \\['rate'\\]"),
         (
@@ -196,6 +200,10 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
     (user / "bad.json").write_text("{not json")
     (user / "labels.csv").write_text("pump,y\nA,5\nB,1\n")
     (user / "pumps.txt").write_text("5 1 5")
+    t = [*PUMPS["t"][:2], float("inf"), *PUMPS["t"][3:]]
+    (user / "infinite.json").write_text(json.dumps({**PUMPS, "t": t}))  # JSON's Infinity
+    (user / "huge.json").write_text(json.dumps({**PUMPS, "delta": 0.0}).replace("0.0}", "1e400}"))
+    (user / "infinite.csv").write_text("y\n5\n-inf\n")
     out = tmp_path / "out"
     code = cli.main(["compare", *_args(user, **change), *SMALL, "--out", str(out)])
     err = capsys.readouterr().err

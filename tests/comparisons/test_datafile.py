@@ -1,6 +1,7 @@
 """--data files: JSON, NPZ and CSV become dicts of numbers and arrays; anything else is named."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,3 +80,29 @@ def test_npz_of_strings_is_refused(tmp_path):
     np.savez(path, labels=np.array(["a", "b"]))
     with pytest.raises(ValueError, match="array 'labels' has dtype <U1; expected numbers"):
         read_data(path)
+
+
+def test_a_csv_saved_with_a_byte_order_mark_reads_its_first_column_by_name(tmp_path):
+    """Spreadsheets write a UTF-8 BOM; it was part of the first name (``KeyError: 'y'``)."""
+    path = tmp_path / "d.csv"
+    path.write_bytes("\ufeffy,x\n1,0.5\n2,1.5\n".encode())
+    data = read_data(path)
+    assert sorted(data) == ["x", "y"] and data["y"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"y": [1.0, float("nan")]}, "key 'y' holds nan at index 1"),
+        ({"X": np.array([[0.0, 1.0], [np.inf, 2.0]])}, "key 'X' holds inf at index \\(1, 0\\)"),
+        ({"prior": {"scale": -np.inf}}, "key 'prior.scale' holds -inf;"),
+    ],
+)
+def test_data_that_are_not_finite_are_refused_by_name_from_python(data, message):
+    """compare(...) with a mapping: refused before PyMC imputes a NaN or crashes on an inf."""
+    from mcmc_pairs import compare
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "eight_schools"
+    data = {**json.loads((example / "data.json").read_text()), **data}
+    with pytest.raises(ValueError, match=message):
+        compare(f"{example}/model.py:build_model", f"{example}/sampler.py:sample", data)

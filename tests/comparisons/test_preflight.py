@@ -177,6 +177,20 @@ def test_the_memory_estimate_counts_sides_products_and_looks():
         preflight.refuse_oversized_run(100, 100, settings, 2, available=one_look + (1 << 30) - 1)
 
 
+def test_the_memory_estimate_counts_pymcs_warm_up():
+    """Issue 39: --tune 10**12 aborted in Rust (exit 134); nutpie keeps its warm-up draws."""
+    one_look = preflight.run_bytes(100, 100, sides=2, chains=4, draws=10, max_draws=10)
+    settings = {"chains": 4, "draws": 10, "max_draws": 10, "tune": 1000}
+    warm_up = 8 * 1 * 4 * 1000 * 100  # one reference x chains x tune x components
+    enough = one_look + warm_up + (1 << 30)
+    preflight.refuse_oversized_run(100, 100, settings, 2, available=enough)
+    with pytest.raises(ValueError, match="--tune: PyMC's warm-up would hold"):
+        preflight.refuse_oversized_run(100, 100, settings, 2, available=enough - 1)
+    huge = {**settings, "tune": 10**12}
+    with pytest.raises(ValueError, match="--tune: .* lower --tune"):
+        preflight.refuse_oversized_run(100, 100, huge, 2, available=64 << 30)
+
+
 def test_no_builtin_pair_or_zoo_model_is_refused_at_its_defaults_with_4_gib(monkeypatch):
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.datafile import read_data

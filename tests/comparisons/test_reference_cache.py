@@ -199,3 +199,140 @@ def test_the_cli_caches_by_default_and_not_with_no_cache(tmp_path, monkeypatch, 
     assert "from the reference cache" in capsys.readouterr().err
     assert main([*flags, "--no-cache", "--cache", str(tmp_path)]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+# ------------------------------------------------ files a model reads (issue 39)
+
+READING_MODELS = {
+    "open": """
+import json
+from pathlib import Path
+import pymc as pm
+
+def build_model(data):
+    prior = json.loads((Path(__file__).parent / "prior.json").read_text())
+    with pm.Model() as model:
+        mu = pm.Normal("mu", prior["mean"], 1.0)
+        pm.Normal("y", mu, 1.0, observed=data["y"])
+    return model
+""",
+    "numpy": """
+from pathlib import Path
+import numpy as np
+import pymc as pm
+
+def build_model(data):
+    mean = float(np.loadtxt(Path(__file__).parent / "prior.txt"))
+    with pm.Model() as model:
+        mu = pm.Normal("mu", mean, 1.0)
+        pm.Normal("y", mu, 1.0, observed=data["y"])
+    return model
+""",
+    "at_import": """
+import json
+from pathlib import Path
+import pymc as pm
+
+PRIOR = json.loads((Path(__file__).parent / "prior.json").read_text())  # read once, at import
+
+def build_model(data):
+    with pm.Model() as model:
+        mu = pm.Normal("mu", PRIOR["mean"], 1.0)
+        pm.Normal("y", mu, 1.0, observed=data["y"])
+    return model
+""",
+    "helper": """
+import pymc as pm
+from prior_helper import prior_mean
+
+def build_model(data):
+    with pm.Model() as model:
+        mu = pm.Normal("mu", prior_mean(), 1.0)
+        pm.Normal("y", mu, 1.0, observed=data["y"])
+    return model
+""",
+}
+HELPER = """
+import csv
+from pathlib import Path
+
+def prior_mean():
+    with open(Path(__file__).parent / "prior.csv", newline="") as handle:
+        return float(next(csv.DictReader(handle))["mean"])
+"""
+
+
+def write_prior(folder: Path, mean: float) -> None:
+    (folder / "prior.json").write_text(json.dumps({"mean": mean}))
+    (folder / "prior.txt").write_text(f"{mean}\n")
+    (folder / "prior.csv").write_text(f"mean\n{mean}\n")
+
+
+@pytest.mark.parametrize("way", sorted(READING_MODELS))
+def test_a_file_the_model_reads_is_in_the_key(way, tmp_path, monkeypatch):
+    """Each way a model can depend on a file: its contents are part of the key.
+
+    Before, only the files the model imports were: after ``prior.json`` changed,
+    the old reference was read back and judged the sampler against the old prior.
+    """
+    from mcmc_pairs.comparisons.witness import ModelWitness
+
+    folder = tmp_path / way
+    folder.mkdir()
+    (folder / "model.py").write_text(textwrap.dedent(READING_MODELS[way]))
+    (folder / "prior_helper.py").write_text(textwrap.dedent(HELPER))
+    monkeypatch.syspath_prepend(str(folder))
+    write_prior(folder, 0.0)
+    spec, data = f"{folder}/model.py:build_model", {"y": np.array([0.5, 1.5])}
+    pair = get_pair("mh_normal")
+    settings = run.resolve_settings(pair, **SMALL)
+
+    def key():
+        witness = ModelWitness(spec, data)
+        build = load_callable(spec, argument="model")
+        return reference_cache.reference_key(build, data, settings, pair, witness.reads)
+
+    first = key()
+    read = {Path(f).name for f in first["reads"]}
+    assert read & {"prior.json", "prior.txt", "prior.csv"}, first["reads"]
+    assert key() == first  # unchanged files, the same key
+    write_prior(folder, 3.0)
+    assert key()["reads"] != first["reads"]
+    assert not any(f.endswith(".py") or f.startswith("/sys/") for f in first["reads"])
+
+
+def test_a_changed_prior_file_is_never_judged_by_the_stale_reference(tmp_path, monkeypatch):
+    """End to end: the second compare, after prior.json changed, runs PyMC again."""
+    from mcmc_pairs import compare
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "model.py").write_text(textwrap.dedent(READING_MODELS["open"]))
+    (folder / "sampler.py").write_text(
+        textwrap.dedent(
+            """
+            import json
+            from pathlib import Path
+            import numpy as np
+
+            def sample(data, *, draws, tune, chains, random_seed):
+                # Exact for the prior the sampler was written for: N(0, 1), not the file's.
+                y = np.asarray(data["y"], dtype=float)
+                precision = 1.0 + y.size
+                rng = np.random.default_rng(random_seed)
+                z = rng.standard_normal((chains, draws))
+                return {"mu": y.sum() / precision + z / np.sqrt(precision)}
+            """
+        )
+    )
+    data = {"y": np.array([0.5, 1.5, 1.0, 0.2])}
+    settings = {"draws": 500, "tune": 300, "chains": 2, "seed": 3, "max_draws": 2000}
+    write_prior(folder, 0.0)
+    cache = tmp_path / "cache"
+    args = (f"{folder}/model.py:build_model", f"{folder}/sampler.py:sample", data)
+    first = compare(*args, cache=cache, progress=lambda e: None, **settings)
+    assert first.verdict == "agree" and not first.sides["pymc"].from_cache
+    write_prior(folder, 4.0)  # the model's prior moves: the sampler is now wrong
+    second = compare(*args, cache=cache, progress=lambda e: None, **settings)
+    assert not second.sides["pymc"].from_cache
+    assert second.verdict == "disagree"
