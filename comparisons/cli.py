@@ -31,6 +31,7 @@ from mcmc_pairs.comparisons.errors import (
     printable_stdout,
     quiet_third_party,
 )
+from mcmc_pairs.comparisons.interrupts import EXIT_OUTPUT_CLOSED
 from mcmc_pairs.comparisons.kinds import SEVERITY, Verdict
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
@@ -38,7 +39,7 @@ EXIT_REFERENCE_FAILED = 4
 """``compare``: the reference (PyMC) failed its own checks, and no side under test its own."""
 VERDICT_EXIT = {Verdict.AGREE: EXIT_AGREE, Verdict.REFERENCE_FAILED: EXIT_REFERENCE_FAILED}
 """The exit status of ``compare``'s verdicts; every other verdict (and ``error``) is 1."""
-EXIT_BROKEN_PIPE = 141
+EXIT_BROKEN_PIPE = EXIT_OUTPUT_CLOSED  # 141
 EXIT_INTERRUPTED = 130
 """What a shell reports for a process its pipe's reader left (128 + SIGPIPE)."""
 VALIDATE_EXIT = """exit status: 0 passes; 1 fails (a test rejects: miscalibrated); 2 usage or
@@ -239,18 +240,21 @@ def program() -> NoReturn:
     """Run the ``mcmc-pairs`` program (and ``python -m mcmc_pairs``): :func:`main`, then exit.
 
     SIGINT and SIGTERM end the process at any moment with exit 130
-    (:mod:`~mcmc_pairs.comparisons.interrupts`); a sampler's thread still
-    running after the run ends it with exit 2 (:func:`_no_stray_threads`).
+    (:mod:`~mcmc_pairs.comparisons.interrupts`); a sampler's thread or child
+    process still running after the run ends it with exit 2
+    (:func:`_no_stray_threads`, :func:`_no_stray_processes`).
     """
     from mcmc_pairs.comparisons import interrupts
 
     interrupts.install()
     before = set(threading.enumerate())
+    children = {child.pid for child in interrupts.children()}
     try:
         status = _main(None)
     except KeyboardInterrupt:
         interrupts.shutdown()  # never returns: children ended, temporary files removed, 130
     _no_stray_threads(before)
+    _no_stray_processes(children)
     sys.exit(status)
 
 
@@ -305,6 +309,41 @@ def _no_stray_threads(before: set) -> None:
         sys.stdout.flush()
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
+    os._exit(EXIT_USAGE)
+
+
+def _no_stray_processes(before: set[int]) -> None:
+    """End with exit 2 and one line when the run left child processes running; end them.
+
+    A sampler (or a model) that starts a process and returns without waiting
+    for it leaves a child that keeps the program alive (multiprocessing joins a
+    non-daemon child at exit, for ever) or holds its stdout open (``compare ...
+    | tail`` waits for it). They get :data:`~.execution.STRAY_THREAD_WAIT_S`
+    seconds to end; then every descendant is ended and reaped
+    (:func:`~.interrupts.end_children`). Children that ran ``before`` the
+    command, and multiprocessing's resource tracker, are not counted.
+    """
+    from mcmc_pairs.comparisons import interrupts
+    from mcmc_pairs.comparisons.execution import STRAY_THREAD_WAIT_S
+
+    deadline = time.monotonic() + STRAY_THREAD_WAIT_S
+    while left := [c for c in interrupts.children() if c.pid not in before]:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    if not left:
+        return
+    shown = ", ".join(f"{c.pid} ({interrupts.process_name(c)})" for c in left[:5])
+    interrupts.end_children()
+    print(
+        f"mcmc-pairs: error: the run left process(es) {shown}{' ...' if len(left) > 5 else ''} "
+        f"running {STRAY_THREAD_WAIT_S:g} s after it ended (started by the sampler or the "
+        "model, never waited for); they were ended. A sampler must wait for the processes it "
+        "starts (join, wait, communicate)",
+        file=sys.stderr,
+    )
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
     os._exit(EXIT_USAGE)
 
 
@@ -513,7 +552,6 @@ def _report(args) -> int:
     twin is most of the report's time, last), so that the other pairs fill the
     other cores meanwhile.
     """
-    from mcmc_pairs.comparisons import interrupts
     from mcmc_pairs.comparisons.files import writable_dir
     from mcmc_pairs.comparisons.registry import PAIRS
     from mcmc_pairs.comparisons.report import write_index
@@ -528,26 +566,65 @@ def _report(args) -> int:
             done[i] = _report_pair(pair, args)
             print(done[i][1], end="", flush=True)
     else:
-        from mcmc_pairs.comparisons.execution import spawned_pool
-
-        with spawned_pool(workers, initializer=_worker) as pool:
-            last = len(pairs) - 1  # the longest, first handed out; the others yield to it
-            futures = {
-                i: pool.submit(_report_pair, pairs[i], args, background=i != last)
-                for i in reversed(range(len(pairs)))
-            }
-            for i, pair in enumerate(pairs):
-                try:
-                    done[i] = futures[i].result()
-                except Exception as exc:  # the worker itself died
-                    interrupts.check()  # ... ended by an interrupt: so does this process
-                    done[i] = _error_entry(pair, 0.0, exc), ""
-                print(done[i][1], end="", flush=True)
+        done = report_in_workers(pairs, args, workers)
     entries = [done[i][0] for i in range(len(pairs))]
     worst = report_exit_status([e["verdict"] for e in entries])
     index = write_index(entries, args.out)
     print(f"wrote {index}")
     return worst
+
+
+def report_in_workers(pairs, args, workers: int, run=None) -> dict[int, tuple[dict, str]]:
+    """Run ``run(pair, args, background=...)`` for every pair on ``workers`` processes.
+
+    Each pair's summary is printed as it arrives, in the registry's order. A
+    worker that dies (killed, as the kernel's out-of-memory killer does) breaks
+    the pool and every pair not yet finished: those run once more, in a fresh
+    pool, after one line on stderr saying so; a pair lost twice is an ``error``
+    entry with its own line. The longest pair (the registry's last) is handed
+    out first and the others yield to it (:func:`_report_pair`'s ``background``).
+    ``run`` defaults to :func:`_report_pair` (a test gives its own).
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    from mcmc_pairs.comparisons import interrupts
+    from mcmc_pairs.comparisons.execution import spawned_pool
+
+    run = _report_pair if run is None else run
+    done: dict[int, tuple[dict, str]] = {}
+    todo, last = list(range(len(pairs))), len(pairs) - 1
+    for attempt in (1, 2):
+        lost: dict[int, BaseException] = {}
+        with spawned_pool(min(workers, len(todo)), initializer=_worker) as pool:
+            futures = {
+                i: pool.submit(run, pairs[i], args, background=i != last) for i in reversed(todo)
+            }
+            for i in todo:
+                try:
+                    done[i] = futures[i].result()
+                except BrokenProcessPool as exc:  # a worker died: this pair is lost with it
+                    interrupts.check()  # ... ended by an interrupt: so does this process
+                    lost[i] = exc
+                    continue
+                except Exception as exc:
+                    interrupts.check()
+                    print(f"mcmc-pairs: error in pair {pairs[i].name}: {one_line(exc)}",
+                          file=sys.stderr)  # fmt: skip
+                    done[i] = _error_entry(pairs[i], 0.0, exc), ""
+                print(done[i][1], end="", flush=True)
+        names = ", ".join(pairs[i].name for i in lost)
+        if lost and attempt == 1:
+            print(f"mcmc-pairs: a report worker died (killed, or out of memory?); "
+                  f"running again: {names}", file=sys.stderr)  # fmt: skip
+        for i, exc in lost.items() if attempt == 2 else ():
+            print(f"mcmc-pairs: error in pair {pairs[i].name}: its worker died twice",
+                  file=sys.stderr)  # fmt: skip
+            done[i] = _error_entry(pairs[i], 0.0, exc), ""
+            print(done[i][1], end="", flush=True)
+        todo = sorted(lost)
+        if not todo:
+            break
+    return done
 
 
 def _worker() -> None:

@@ -35,6 +35,10 @@ How:
   before the verdict is printed, for the moments before the watchdog has
   ended the process.
 
+A closed output ends a run the same way, with status 141 (:func:`guard_output`): a
+write to a stdout or stderr whose reader has gone (``... 2>&1 | head -1``) ends
+the process, and no commit starts once the reader is gone.
+
 Not covered: a signal before ``mcmc_pairs`` is imported (the interpreter's
 own start, about a tenth of a second: Python's defaults apply), and a main
 thread that holds the GIL in C code for good (the watchdog needs the GIL).
@@ -43,13 +47,20 @@ thread that holds the GIL in C code for good (the watchdog needs the GIL).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import NoReturn
 
 EXIT_INTERRUPTED = 130
+EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE
+"""The status of a run whose stdout or stderr was closed (``compare ... | head -1``): 141, as
+a shell reports a process that SIGPIPE ended (Python ignores SIGPIPE, so it is set here)."""
+OUTPUT_CLOSED = b"mcmc-pairs: output closed (its reader has gone): ended, nothing written\n"
 MESSAGE = b"mcmc-pairs: interrupted\n"
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 TERM_WAIT_S = 1.5
@@ -74,6 +85,9 @@ _ending = {"thread": None}  # the thread ending the process: a signal then chang
 def install(*, announce: bool = True) -> None:
     """Put this process under the policy: SIGINT and SIGTERM end it (see the module).
 
+    A closed stdout or stderr ends it too, with :data:`EXIT_OUTPUT_CLOSED`
+    (:func:`guard_output`).
+
     Idempotent; does nothing outside the main thread (signal handlers can only
     be set there: the caller's own handlers then stay). ``announce=False``
     (``report``'s workers) leaves the line on stderr to the parent.
@@ -89,6 +103,7 @@ def install(*, announce: bool = True) -> None:
     signal.set_wakeup_fd(_owner["pipe"][1], warn_on_full_buffer=False)
     for signum in SIGNALS:  # before the watchdog starts: the handler alone can end the process
         signal.signal(signum, _handler)
+    guard_output()
     if start:
         watchdog = threading.Thread(target=_watch, args=(read,), name="mcmc-pairs-watchdog")
         watchdog.daemon = True
@@ -146,6 +161,67 @@ def _forget_after_fork() -> None:
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+def guard_output() -> None:
+    """Make a closed stdout or stderr end the run as a signal does, with status 141.
+
+    ``validate ... 2>&1 | head -1`` closes the pipe after one line: the next
+    progress line raised ``BrokenPipeError`` inside a replication, which was
+    counted as a failed replication, and an ``error`` report replaced the
+    previous one. Now a write or flush that finds the reader gone ends the
+    process (:func:`output_closed`), and no commit starts once it is gone
+    (:func:`critical` asks :func:`reader_gone`): a closed output never changes
+    a verdict or a file.
+    """
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name, None)
+        if stream is not None and not isinstance(stream, _Guarded):
+            setattr(sys, name, _Guarded(stream))
+
+
+class _Guarded:
+    """A text stream whose ``BrokenPipeError`` ends the run (:func:`output_closed`)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            output_closed()
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            output_closed()
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def output_closed() -> NoReturn:
+    """End the run because its output was closed: :func:`shutdown` with status 141.
+
+    Where :func:`install` did not run, raise ``BrokenPipeError`` instead.
+    """
+    _interrupted.set()
+    if _owner["pid"] == os.getpid():
+        shutdown(EXIT_OUTPUT_CLOSED, OUTPUT_CLOSED)
+    raise BrokenPipeError(errno.EPIPE, "output closed")
+
+
+def reader_gone() -> bool:
+    """Return True when stdout or stderr is a pipe whose reader has gone (``POLLERR``)."""
+    import select
+
+    poller = select.poll()
+    for fd in (1, 2):
+        with contextlib.suppress(ValueError, OSError):
+            poller.register(fd, 0)  # POLLERR and POLLHUP are always reported
+    return any(event & select.POLLERR for _, event in poller.poll(0))
+
+
 def interrupted() -> bool:
     """Return True once SIGINT or SIGTERM has come."""
     return _interrupted.is_set()
@@ -177,6 +253,9 @@ def critical(*, commit: bool = True) -> Iterator[None]:
     if commit and _interrupted.is_set():
         _lock.release()
         _stop()
+    if commit and _owner["pid"] == os.getpid() and reader_gone():
+        _lock.release()
+        output_closed()  # a closed output must not leave a report behind (guard_output)
     _deferred += main
     try:
         yield
@@ -282,6 +361,33 @@ def _end(find, wait: float, signum: int | None = signal.SIGTERM) -> None:
         if late:
             killed, deadline = True, time.monotonic() + 0.5
         time.sleep(0.02)
+
+
+def children() -> list:
+    """Return this process's live descendants but multiprocessing's resource tracker.
+
+    ``psutil.Process`` objects; ended ones are reaped first (a zombie is not live).
+    """
+    import psutil
+
+    _reap()
+    tracker = _resource_tracker()
+    live = []
+    for child in _descendants():
+        with contextlib.suppress(psutil.Error):
+            if child.pid != tracker and child.status() != psutil.STATUS_ZOMBIE:
+                live.append(child)
+    return live
+
+
+def process_name(process) -> str:
+    """Return a process's command line, shortened, for a message (its name if unreadable)."""
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        line = " ".join(process.cmdline()) or process.name()
+        return line if len(line) <= 60 else line[:57] + "..."
+    return "?"
 
 
 def _descendants() -> list:

@@ -306,3 +306,30 @@ def test_validate_refuses_geweke_for_a_step_method_with_one_line(tmp_path, capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "runs with --method sbc only, not 'geweke'" in err[0]
     assert not any(tmp_path.iterdir())
+
+
+def test_a_report_worker_that_dies_costs_a_rerun_not_every_pair(tmp_path, capsys):
+    """Issue 39: one worker killed turned all six pairs into ``error``, with nothing said.
+
+    The pairs lost with the broken pool run again in a fresh one, after one line on
+    stderr; a pair whose worker dies twice is an ``error`` alone, with its line.
+    """
+    import argparse
+
+    from mcmc_pairs.comparisons.registry import PAIRS
+    from tests.comparisons import dying_worker
+
+    pairs = list(PAIRS)
+    args = argparse.Namespace(out=str(tmp_path), victims={pairs[0].name})
+    done = cli.report_in_workers(pairs, args, workers=2, run=dying_worker.report_pair)
+    captured = capsys.readouterr()
+    assert [done[i][0]["verdict"] for i in range(len(pairs))] == ["agree"] * len(pairs)
+    assert captured.err.count("a report worker died") == 1 and pairs[0].name in captured.err
+    assert sorted(captured.out.splitlines()) == sorted(f"{p.name}: agree" for p in pairs)
+
+    done = cli.report_in_workers(
+        pairs[1:2], args, workers=2, run=dying_worker.report_pair_dying_always
+    )
+    err = capsys.readouterr().err
+    assert [done[0][0]["verdict"]] == ["error"]
+    assert f"error in pair {pairs[1].name}: its worker died twice" in err

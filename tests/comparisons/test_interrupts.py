@@ -66,6 +66,15 @@ def sample(data, *, draws, tune, chains, random_seed):
     scale = (len(y) + 1) ** -0.5
     return {"mu": y.sum() / (len(y) + 1) + scale * rng.standard_normal((chains, draws))}
 
+def sample_leaving_processes(data, *, draws, tune, chains, random_seed):
+    import multiprocessing
+    import subprocess
+    import sys
+
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # holds stdout
+    multiprocessing.get_context("spawn").Process(target=time.sleep, args=(600,)).start()
+    return sample(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+
 def sample_leaving_a_thread(data, *, draws, tune, chains, random_seed):
     threading.Thread(target=time.sleep, args=(600,), name="left-behind").start()
     return sample(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
@@ -473,3 +482,86 @@ def test_a_report_killed_while_it_is_written_leaves_no_file_behind(tmp_path, del
     else:
         assert left == [], f"half-written files left behind: {left}"
         assert child.returncode == 130
+
+
+# ------------------------------------------- a closed output (issue 39, item 5)
+
+
+def _first_line_then_close(argv: list[str], both: bool) -> tuple[int, str]:
+    """Run ``python -m mcmc_pairs ARGV | head -1`` (``2>&1`` too when ``both``): exit, line."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcmc_pairs", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if both else subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    line = process.stdout.readline().decode()
+    process.stdout.close()  # head has read its line and gone
+    return process.wait(timeout=120), line
+
+
+def test_a_closed_output_ends_compare_with_141_and_leaves_the_old_report(user, tmp_path):
+    """``compare ... 2>&1 | head -1``: the first progress line is read, the pipe closed.
+
+    Before, the next progress line raised ``BrokenPipeError`` inside the run. Now
+    the run ends at that write with 141 and writes no report. (With stdout alone
+    piped, the run writes its report and then its summary, which fits in the
+    pipe's buffer: a whole run, its verdict's exit status.)
+    """
+    out = tmp_path / "out"
+    out.mkdir()
+    for suffix in ("json", "html"):
+        (out / f"tiny.{suffix}").write_text(OLD)
+    argv = [
+        "compare", "--model", f"{user}/tiny.py:build_model", "--data", f"{user}/small.json",
+        "--sampler", f"{user}/exact.py:sample", "--name", "tiny", "--no-cache",
+        "--out", str(out), *SMALL,
+    ]  # fmt: skip
+    code, line = _first_line_then_close(argv, both=True)
+    assert line and code == interrupts.EXIT_OUTPUT_CLOSED
+    assert sorted(p.name for p in out.iterdir()) == ["tiny.html", "tiny.json"]
+    assert {p.read_text() for p in out.iterdir()} == {OLD}  # no report, no temporary file
+
+
+def test_a_closed_output_does_not_turn_validate_replications_into_errors(tmp_path):
+    """``validate ... 2>&1 | head -1`` was exit 1 and an ``error`` report over the ``pass``."""
+    out = tmp_path / "out"
+    argv = ["validate", "regression", "--method", "sbc", "--replications", "20", "--out", str(out)]
+    code, _ = _first_line_then_close(argv, both=True)
+    assert code == interrupts.EXIT_OUTPUT_CLOSED
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_without_the_policy_a_closed_output_is_a_broken_pipe_error():
+    """In a library's process (no :func:`interrupts.install`), the error stays the caller's."""
+
+    class Closed:
+        def write(self, text):
+            raise BrokenPipeError
+
+        flush = write
+
+    guarded = interrupts._Guarded(Closed())
+    with pytest.raises(BrokenPipeError):
+        guarded.write("x")
+    interrupts._interrupted.clear()
+
+
+def test_child_processes_the_sampler_leaves_running_are_ended_with_one_line(user, tmp_path):
+    """Issue 39: ``compare ... | tail`` hung on a child holding stdout; a non-daemon
+    multiprocessing child kept the program alive after ``agree`` was written."""
+    tag = uuid.uuid4().hex
+    argv = [
+        sys.executable, "-m", "mcmc_pairs", "compare", "--model", f"{user}/tiny.py:build_model",
+        "--data", f"{user}/small.json", "--sampler", f"{user}/exact.py:sample_leaving_processes",
+        "--no-cache", "--out", str(tmp_path), *SMALL,
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        env={**os.environ, TAG: tag},
+    )  # fmt: skip
+    out, err = process.communicate(timeout=120)  # EOF on both: no child holds them
+    assert process.returncode == 2
+    assert "mcmc-pairs: error: the run left process(es)" in err.decode()
+    assert "verdict:" in out.decode()  # the run itself ended: its report is written
+    assert not _still_there(_tagged(tag))
