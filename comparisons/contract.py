@@ -30,6 +30,7 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.execution import ChildFailed, call_in_fork
+from mcmc_pairs.comparisons.interrupts import kept_handlers
 
 
 class SamplerError(ValueError):
@@ -71,7 +72,8 @@ def call_sampler(
         output = _call_in_child(name, func, data, timeout, kwargs)
     else:
         try:
-            output = func(copy.deepcopy(data), **kwargs)
+            with kept_handlers():  # its signal.signal cannot drop the run's signals
+                output = func(copy.deepcopy(data), **kwargs)
         except (Exception, SystemExit) as exc:  # user code: even sys.exit is its failure
             raise SamplerError(f"sampler {name} raised {type(exc).__name__}: {exc}") from exc
     interrupts.check()  # a sampler that swallowed Ctrl-C returns cut short: not used

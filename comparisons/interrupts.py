@@ -161,6 +161,40 @@ def _forget_after_fork() -> None:
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+@contextlib.contextmanager
+def kept_handlers() -> Iterator[None]:
+    """Within the block (a user's sampler running), SIGINT and SIGTERM keep the policy's handlers.
+
+    A sampler that calls ``signal.signal(SIGTERM, SIG_IGN)`` made the kernel
+    drop the run's SIGTERM: the run went on to ``agree``, exit 0. For the block,
+    ``signal.signal`` leaves SIGINT and SIGTERM as they are (it returns their
+    handler and changes nothing; other signals pass); after it, the policy's
+    handlers are put back, whatever C code did meanwhile. A sampler that bound
+    ``signal.signal`` before the run, or sets handlers from C, can still drop a
+    signal that comes while its handler is in place. Does nothing where
+    :func:`install` did not run, or outside the main thread.
+    """
+    mine = _owner["pid"] == os.getpid() and threading.current_thread() is threading.main_thread()
+    if not mine:
+        yield
+        return
+    original = signal.signal
+
+    def keep(signum, handler):
+        if signum in SIGNALS:
+            return signal.getsignal(signum)
+        return original(signum, handler)
+
+    signal.signal = keep
+    try:
+        yield
+    finally:
+        signal.signal = original
+        for signum in SIGNALS:
+            if signal.getsignal(signum) is not _handler:
+                original(signum, _handler)
+
+
 def guard_output() -> None:
     """Make a closed stdout or stderr end the run as a signal does, with status 141.
 

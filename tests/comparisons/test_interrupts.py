@@ -66,6 +66,16 @@ def sample(data, *, draws, tune, chains, random_seed):
     scale = (len(y) + 1) ** -0.5
     return {"mu": y.sum() / (len(y) + 1) + scale * rng.standard_normal((chains, draws))}
 
+def sample_ignoring_sigterm(data, *, draws, tune, chains, random_seed):
+    import os
+    import signal
+    from pathlib import Path
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # "my sampler must not be interrupted"
+    Path(os.environ["SAMPLER_STARTED"]).touch()
+    time.sleep(3.0)
+    return sample(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
+
 def sample_leaving_processes(data, *, draws, tune, chains, random_seed):
     import multiprocessing
     import subprocess
@@ -565,3 +575,26 @@ def test_child_processes_the_sampler_leaves_running_are_ended_with_one_line(user
     assert "mcmc-pairs: error: the run left process(es)" in err.decode()
     assert "verdict:" in out.decode()  # the run itself ended: its report is written
     assert not _still_there(_tagged(tag))
+
+
+def test_a_sampler_that_ignores_sigterm_cannot_drop_the_runs_sigterm(user, tmp_path):
+    """Issue 39: the sampler's SIG_IGN dropped SIGTERM; the run ended ``agree``, exit 0."""
+    started = tmp_path / "started"
+    argv = [
+        sys.executable, "-m", "mcmc_pairs", "compare", "--model", f"{user}/tiny.py:build_model",
+        "--data", f"{user}/small.json", "--sampler", f"{user}/exact.py:sample_ignoring_sigterm",
+        "--no-cache", "--out", str(tmp_path / "out"), *SMALL,
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        env={**os.environ, "SAMPLER_STARTED": str(started)},
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists()
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=EXIT_WITHIN_S + 3)
+    assert process.returncode == interrupts.EXIT_INTERRUPTED
+    assert "mcmc-pairs: interrupted" in err.decode() and "verdict" not in out.decode()
+    assert not (tmp_path / "out").exists()
