@@ -9,7 +9,8 @@ derived quantities and PyMC's ``log_prior``/``log_likelihood`` of each draw, by
 ``run._attach_quantities`` with the side as its own reference) and
 :func:`mcmc_pairs.comparisons.honesty.independence_check` judges them. Printed:
 one row per sampler (seeds run, seeds flagged, the largest ``|r| / threshold``
-over the seeds, its chain correlation and quantity) and the totals.
+over the seeds, its chain correlation, the runs the near-copy check flagged
+against an independent run of the same sampler, and the quantity) and the totals.
 
     .venv/bin/python -m benchmarks.independence_fpr --seeds 1 2 3 4 5
 
@@ -49,13 +50,8 @@ def samplers() -> list[tuple[str, object, object]]:
     return found
 
 
-def judge(pair, spec, seed: int, witness: ModelWitness, data) -> dict:
-    """Run ``spec`` at the pair's default settings and ``seed``; return its independence row.
-
-    The row also has ``max_z``, the largest ``|r| / sd`` over every chain pair and
-    tested quantity (the test alone, without the floor :data:`~.honesty.R_FLOOR`),
-    and ``tests``, their number.
-    """
+def quantities_of(pair, spec, seed: int, witness: ModelWitness, data):
+    """Run ``spec`` at the pair's default settings and ``seed``; return its compared quantities."""
     settings = run.resolve_settings(pair, seed=seed)
     shapes = {name: witness.variables[name] for name in pair.variables}
     output = resolve(spec)(
@@ -71,12 +67,35 @@ def judge(pair, spec, seed: int, witness: ModelWitness, data) -> dict:
     side = Side(PYMC, PYMC, str(spec), tree, {})
     reference = dict(pair.reference(data)) if pair.reference else {}
     run._attach_quantities(pair, data, {PYMC: side}, reference, witness)
-    quantities = side.quantities
+    return side.quantities
+
+
+OTHER_SEED = 10_000
+"""Added to a seed for the independent run the near-copy check is tried against."""
+
+
+def judge(pair, spec, seed: int, witness: ModelWitness, data) -> dict:
+    """Return the independence row of ``spec`` at ``seed``, with the near-copy check's verdict.
+
+    The row also has ``max_z``, the largest ``|r| / sd`` over every chain pair and
+    tested quantity (the test alone, without the floor :data:`~.honesty.R_FLOOR`),
+    ``tests``, their number, and ``near``, whether
+    :func:`~mcmc_pairs.comparisons.honesty.near_copy_check` flagged the run against
+    an independent run of the same sampler (seed + :data:`OTHER_SEED`), standing
+    in for an independent reference.
+    """
+    quantities = quantities_of(pair, spec, seed, witness, data)
     row = honesty.independence_check(PYMC, quantities, discrete_quantities({PYMC: quantities}))
     values = np.asarray(quantities.transpose("chain", "draw", "quantity").values, dtype=float)
     keep = honesty.testable(values)
     _, r, sd = honesty.chain_correlations(values[..., keep])
-    return row | {"max_z": float(np.max(np.abs(r / sd))), "tests": r.size}
+    other = quantities_of(pair, spec, seed + OTHER_SEED, witness, data)
+    near = honesty.near_copy_check(PYMC, quantities, other)
+    return row | {
+        "max_z": float(np.max(np.abs(r / sd))),
+        "tests": r.size,
+        "near": not near["passed"],
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -93,9 +112,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(
         f"{'sampler':30} {'seeds':>5} {'flagged':>7} {'tests':>6} {'max|z|':>6} {'z crit':>6} "
-        f"{'worst':>6} {'r':>7}  quantity  (s)"
+        f"{'worst':>6} {'r':>7} {'near':>4}  quantity  (s)"
     )
-    runs = flagged = 0
+    runs = flagged = near = 0
     for name, pair, spec in samplers():
         if args.only and args.only not in name:
             continue
@@ -107,15 +126,17 @@ def main(argv: list[str] | None = None) -> None:
         worst = rows[int(np.nanargmax(ratios))] if not np.all(np.isnan(ratios)) else rows[0]
         bad = sum(not row["passed"] for row in rows)
         runs, flagged = runs + len(rows), flagged + bad
+        copies = sum(row["near"] for row in rows)
+        near += copies
         tests = max(row["tests"] for row in rows)
         critical = stats.norm.isf(honesty.ALPHA / (2 * tests))
         print(
             f"{name:30} {len(rows):5d} {bad:7d} {tests:6d} {max(r['max_z'] for r in rows):6.2f} "
-            f"{critical:6.2f} {np.nanmax(ratios):6.3f} {worst['value']:7.3f}  "
+            f"{critical:6.2f} {np.nanmax(ratios):6.3f} {worst['value']:7.3f} {copies:4d}  "
             f"{worst['quantity']}  ({time.perf_counter() - start:.0f})",
             flush=True,
         )
-    print(f"total: {flagged} of {runs} runs flagged")
+    print(f"total: {flagged} of {runs} runs flagged; near copies: {near} of {runs}")
 
 
 if __name__ == "__main__":

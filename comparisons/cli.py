@@ -458,9 +458,8 @@ def _print_summary(result) -> None:
     print("  by kind: " + ", ".join(kinds))
     honest = checks[checks["kind"].isin(HONESTY_KINDS)]
     for side, rows in honest.groupby("side", sort=False):  # failed ones in words below
-        said = ", ".join(
-            f"{r.kind} {'passed' if r.passed else 'FAILED'}" for r in rows.itertuples()
-        )
+        passed = rows.groupby("kind", sort=False)["passed"].all()  # copy: two rows
+        said = ", ".join(f"{kind} {'passed' if ok else 'FAILED'}" for kind, ok in passed.items())
         print(f"  honesty of {side}: {said}")
     if result.discrete:
         shown = ", ".join(result.discrete[:WORST])

@@ -15,15 +15,20 @@ makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
   all lags (Bartlett's formula with the two chains' autocorrelations, the sum
   truncated by Geyer's initial positive sequence). A pair is flagged when
   ``|r|`` exceeds both :data:`R_FLOOR` and ``z * sd`` with ``z`` Bonferroni's
-  at a family-wise level :data:`ALPHA` over all pairs and quantities, or when a
-  continuous quantity's draws are equal bit for bit in at least
-  :data:`COPY_FRACTION` of the positions. A quantity that moves fewer than
-  :data:`MIN_MOVES` times in a chain (constant, stuck, a rare 0/1) is skipped.
+  at a family-wise level :data:`ALPHA` over all pairs and quantities, or when
+  two chains share at least :data:`COPY_FRACTION` of a continuous quantity's
+  draws, bit for bit at any position (copies, circular shifts, reversals). A
+  quantity that moves fewer than :data:`MIN_MOVES` times in a chain (constant,
+  stuck, a rare 0/1) is skipped.
 * **copy** (:func:`copy_check`): the share of a side's draws of a continuous
   quantity found, bit for bit, among the reference's draws of it (at any
   position, so shuffled copies count), values that are atoms of the reference
   (more than :data:`ATOM_SHARE` of its draws) left out; at least
-  :data:`COPY_FRACTION` is flagged.
+  :data:`COPY_FRACTION` is flagged. And (:func:`near_copy_check`) the
+  correlation of each chain of the side with each chain of the reference at
+  equal index, tested as the independence check tests two chains: the
+  reference plus tiny noise, cast to float32 or shifted by a constant shares
+  no value with it, bit for bit, but follows it draw by draw.
 * **reproducibility** (:func:`reproducibility_check`): the harness calls the
   sampler twice more, :data:`RERUN_DRAWS` draws after :data:`RERUN_TUNE`
   tuning steps with the run's seed and chains on the same data, each time with
@@ -36,6 +41,7 @@ makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import combinations
@@ -61,6 +67,8 @@ RERUN_DRAWS = 20
 """Draws per chain of each of the reproducibility check's two short calls."""
 RERUN_TUNE = 20
 """Tuning steps of each of the reproducibility check's two short calls."""
+CLOCK_SHIFT_S = 86_400
+"""Seconds the clock reads ahead per step of :func:`other_global_state` (a day)."""
 COLUMNS = (*CHECK_COLUMNS, "gross", *CHECK_TEST_COLUMNS)
 
 
@@ -169,23 +177,32 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
     tests = r.size
     z = stats.norm.isf(ALPHA / (2 * tests))
     threshold = np.maximum(R_FLOOR, z * sd)
-    same = _identical(values, pairs, [name not in set(discrete) for name in names])
+    shared = _shared(values, pairs, [name not in set(discrete) for name in names])
+    same = shared >= COPY_FRACTION
     ratio = np.where(same, np.inf, np.abs(r) / threshold)
     flagged = ratio > 1
     worst = np.unravel_index(np.argmax(ratio), ratio.shape)
     (i, j), name = pairs[worst[0]], names[worst[1]]
     p = 2 * stats.norm.sf(abs(r[worst]) / sd[worst])
+    found = (
+        f"chains {i} and {j} share {shared[worst]:.0%} of their draws, bit for bit at any "
+        "position (copies, shifts or reversals of one chain)"
+        if same[worst]
+        else f"chains {i} and {j}: r = {r[worst]:.3f} where independent chains give sd "
+        f"{sd[worst]:.3f}"
+    )
     note = (
-        f"chains {i} and {j}: r = {r[worst]:.3f} where independent chains give sd "
-        f"{sd[worst]:.3f}; {int(flagged.sum())} of {tests} chain pairs x quantities flagged "
-        f"(|r| above {R_FLOOR:g} and {z:.2f} sd{', or equal draws' if same.any() else ''}); "
+        f"{found}; {int(flagged.sum())} of {tests} chain pairs x quantities flagged "
+        f"(|r| above {R_FLOOR:g} and {z:.2f} sd, or {COPY_FRACTION:.0%} of the draws shared); "
         f"{len(quantities['quantity']) - len(names)} quantities not tested (moving fewer "
         f"than {MIN_MOVES} times in a chain)"
     )
+    if same[worst]:
+        row = row | {"statistic": SHARED, "value": float(shared[worst]), "threshold": COPY_FRACTION}
+    else:
+        row = row | {"value": float(r[worst]), "threshold": float(threshold[worst])}
     return row | {
         "quantity": name,
-        "value": float(r[worst]),
-        "threshold": float(threshold[worst]),
         "passed": not flagged.any(),
         "p": float(p),
         "level": ALPHA / tests,
@@ -193,11 +210,23 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
     }
 
 
-def _identical(values: np.ndarray, pairs, continuous: Sequence[bool]) -> np.ndarray:
-    """Return (pair, quantity): a continuous quantity equal in two chains at many positions."""
+NEAR_COPY = "correlation with the reference"
+"""The statistic of the copy check's second row (:func:`near_copy_check`)."""
+SHARED = "draws shared by two chains"
+"""The independence check's statistic when two chains share their draws (:func:`_shared`)."""
+
+
+def _shared(values: np.ndarray, pairs, continuous: Sequence[bool]) -> np.ndarray:
+    """Return (pair, quantity): the share of a continuous quantity's draws two chains share.
+
+    Shared at any position: chains that are copies, circular shifts, reversals
+    or shuffles of one chain hold the same values (their correlation at equal
+    index may be 0), which independent chains of a continuous quantity never
+    do. Discrete quantities get 0 (equal values are their nature).
+    """
     continuous = np.asarray(continuous, dtype=bool)
-    equal = np.array([(values[i] == values[j]).mean(axis=0) for i, j in pairs])
-    return (equal >= COPY_FRACTION) & continuous
+    shared = np.array([_copied_shares(values[j], values[i]) for i, j in pairs])
+    return np.where(continuous, shared, 0.0)
 
 
 def copy_check(
@@ -242,6 +271,67 @@ def copy_check(
     }
 
 
+def near_copy_check(label: str, quantities: xr.DataArray, reference: xr.DataArray) -> dict:
+    """Return the near-copy check of one side: its chains against the reference's, draw by draw.
+
+    Every chain of the side is paired with every chain of the reference over
+    their common draws (the first ``min`` of both), and their correlation at
+    equal index is tested as :func:`independence_check` tests two chains of
+    one side (normal scores, Bartlett's sd, |r| above :data:`R_FLOOR` and
+    Bonferroni's ``z`` at :data:`ALPHA`). Independent samplers give r near 0;
+    the reference's draws with noise of 1e-6 sd added, cast to float32, or
+    shifted per chain give r near 1 on every quantity.
+
+    Returns
+    -------
+    dict
+        A row of :data:`COLUMNS` (kind ``copy``, statistic ``correlation with the
+        reference``): the pair of chains and quantity nearest to being flagged.
+    """
+    from scipy import stats
+
+    row = _row(label, CheckKind.COPY, NEAR_COPY)
+    names = [str(q) for q in quantities["quantity"].values]
+    names = [q for q in names if q in {str(v) for v in reference["quantity"].values}]
+    draws = min(quantities.sizes["draw"], reference.sizes["draw"])
+    mine, theirs = (
+        np.asarray(
+            da.sel(quantity=names).isel(draw=slice(0, draws))
+            .transpose("chain", "draw", "quantity").values, dtype=float,
+        )
+        for da in (quantities, reference)
+    )  # fmt: skip
+    values = np.concatenate([mine, theirs], axis=0)
+    keep = np.flatnonzero(testable(values))
+    if keep.size == 0:
+        return row | {"passed": True, "note": "no quantity moves enough to be tested"}
+    pairs, r, sd = chain_correlations(values[..., keep])
+    across = [k for k, (i, j) in enumerate(pairs) if i < len(mine) <= j]
+    r, sd = r[across], sd[across]
+    tests = r.size
+    z = stats.norm.isf(ALPHA / (2 * tests))
+    threshold = np.maximum(R_FLOOR, z * sd)
+    ratio = np.abs(r) / threshold
+    worst = np.unravel_index(np.argmax(ratio), ratio.shape)
+    i, j = pairs[across[worst[0]]]
+    name = names[keep[worst[1]]]
+    flagged = int((ratio > 1).sum())
+    note = (
+        f"chains {i} and {j - len(mine)} (the side's and the reference's): r = {r[worst]:.3f} "
+        f"at equal draws where independent samplers give sd {sd[worst]:.3f}; {flagged} of "
+        f"{tests} chain pairs x quantities flagged (|r| above {R_FLOOR:g} and {z:.2f} sd)"
+    )
+    return row | {
+        "quantity": name,
+        "value": float(r[worst]),
+        "threshold": float(threshold[worst]),
+        "passed": flagged == 0,
+        "p": float(2 * stats.norm.sf(abs(r[worst]) / sd[worst])),
+        "level": ALPHA / tests,
+        "note": note,
+    }
+
+
 def _columns(quantities: xr.DataArray, names: Sequence[str]) -> np.ndarray:
     """Return the draws of ``names`` as a (chains * draws, quantity) float array."""
     values = quantities.sel(quantity=list(names)).transpose("chain", "draw", "quantity").values
@@ -269,19 +359,27 @@ def _copied_shares(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
 
 @contextmanager
 def other_global_state(seed: int):
-    """Set Python's and NumPy's global generators to a state of ``seed``; restore them after.
+    """Set Python's and NumPy's global generators to a state of ``seed``, and the clock on.
 
     A sampler that ignores its seed and draws from a global generator gives
     different draws under two such states, also when each call runs in a fork
     of this process (which copies the parent's state); the harness's own
-    numbers never depend on the global generators.
+    numbers never depend on the global generators. ``time.time`` and
+    ``time.time_ns`` read ``seed`` days ahead (:data:`CLOCK_SHIFT_S`), so a
+    sampler seeded from the clock (``int(time.time())``) gets other seeds in the
+    two calls, however quickly they follow each other. All is restored after.
     """
     numpy_state, python_state = np.random.get_state(), random.getstate()  # noqa: NPY002
     np.random.seed(seed)  # noqa: NPY002 - the legacy global generator is what is probed
     random.seed(seed)
+    clock, clock_ns = time.time, time.time_ns
+    shift = seed * CLOCK_SHIFT_S  # a sampler seeded from the clock sees another second
+    time.time = lambda: clock() + shift
+    time.time_ns = lambda: clock_ns() + shift * 10**9
     try:
         yield
     finally:
+        time.time, time.time_ns = clock, clock_ns
         np.random.set_state(numpy_state)  # noqa: NPY002
         random.setstate(python_state)
 
@@ -384,5 +482,6 @@ def honesty_checks(
     for label in under_test:
         rows.append(independence_check(label, sides[label], discrete))
         rows.append(copy_check(label, sides[label], sides[reference], discrete))
+        rows.append(near_copy_check(label, sides[label], sides[reference]))
         rows += [row for row in reproducibility if row["side"] == label]
     return pd.DataFrame(rows, columns=list(COLUMNS))

@@ -1,4 +1,4 @@
-"""THE interrupt policy of mcmc-pairs: SIGINT and SIGTERM end a run at once, exit 130.
+"""THE interrupt policy of mcmc-pairs: SIGINT and SIGTERM (SIGHUP, SIGQUIT) end a run, exit 130.
 
 Whatever the run is doing when the signal comes (importing, a user's
 sampler, NUTS inside nutpie, numba compiling, summaries, writing, waiting on
@@ -62,7 +62,11 @@ EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE
 a shell reports a process that SIGPIPE ended (Python ignores SIGPIPE, so it is set here)."""
 OUTPUT_CLOSED = b"mcmc-pairs: output closed (its reader has gone): ended, nothing written\n"
 MESSAGE = b"mcmc-pairs: interrupted\n"
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+"""The signals that end a run under the policy: Ctrl-C, kill, a closed terminal, Ctrl-\\
+(SIGHUP and SIGQUIT would otherwise end it at once, leaving temporary files and workers)."""
+IGNORABLE = (signal.SIGHUP, signal.SIGQUIT)
+"""Signals left ignored when the process starts with them ignored (``nohup``)."""
 TERM_WAIT_S = 1.5
 """Seconds a child has to end after SIGTERM before it is killed."""
 QUIET_ROUNDS = 5
@@ -102,6 +106,8 @@ def install(*, announce: bool = True) -> None:
         _owner.update(pid=os.getpid(), pipe=(read, write))
     signal.set_wakeup_fd(_owner["pipe"][1], warn_on_full_buffer=False)
     for signum in SIGNALS:  # before the watchdog starts: the handler alone can end the process
+        if signum in IGNORABLE and signal.getsignal(signum) is signal.SIG_IGN:
+            continue  # nohup's SIGHUP stays ignored
         signal.signal(signum, _handler)
     guard_output()
     if start:

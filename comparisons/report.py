@@ -18,7 +18,7 @@ import arviz_base as azb
 import numpy as np
 import pandas as pd
 
-from mcmc_pairs.comparisons import html, reuse
+from mcmc_pairs.comparisons import honesty, html, reuse
 from mcmc_pairs.comparisons.agreement import (
     AGREE,
     ALPHA_EQUIVALENCE,
@@ -156,13 +156,15 @@ def describe_check(row) -> str:
         )
     if row.kind in HONESTY_KINDS:
         return _describe_honesty(row, outcome)
-    return f"{outcome}: {row.side}, {row.value:.1%} of the draws of {row.quantity} are not finite"
+    small = 0 < row.value < 0.001  # 1 draw in 4,000 is not "0.0 %"
+    share = f"{100 * row.value:.2g}%" if small else f"{row.value:.1%}"
+    return f"{outcome}: {row.side}, {share} of the draws of {row.quantity} are not finite"
 
 
 def _describe_honesty(row, outcome: str) -> str:
     """Return an honesty check (:mod:`~.honesty`) in words, for :func:`describe_check`."""
     if row.kind == CheckKind.INDEPENDENCE:
-        if pd.isna(row.value):
+        if pd.isna(row.value) or row.statistic == honesty.SHARED:
             return f"{outcome}: {row.side}, independence of its chains: {row.note}"
         return (
             f"{outcome}: {row.side}, independence of its chains: largest chain correlation "
@@ -241,6 +243,18 @@ HONESTY_WORDS = {
         "</code> equal the reference's bit for bit, so the comparison compares the reference "
         "with itself"
     ),
+    honesty.SHARED: (
+        "its chains are copies of one chain, shifted, reversed or shuffled: chains {pair} "
+        "share {value:.0%} of the draws of <code>{quantity}</code>, bit for bit, which "
+        "independent chains never do. They make R-hat and every Monte Carlo standard error "
+        "look better than they are"
+    ),
+    honesty.NEAR_COPY: (
+        "its draws follow the reference's draw by draw: chains {pair} of <code>{quantity}"
+        "</code> correlate with the reference's at r = {value:.3f} at equal draws (flagged "
+        "above {threshold:.2f}): the reference's draws changed a little (noise, rounding, a "
+        "shift), so the comparison compares the reference with itself"
+    ),
     CheckKind.REPRODUCIBILITY: (
         "it is not reproducible: two more calls with the same seed gave different draws "
         "({value:.0%} of the values differ), though the sampler contract asks for the same "
@@ -272,7 +286,7 @@ def honesty_sentence(result: PairResult) -> str:
     for row in failed.itertuples():
         chains = re.match(r"chains (\d+ and \d+)", row.note or "")
         pair = chains.group(1) if chains else "of two"
-        words = HONESTY_WORDS[row.kind].format(
+        words = HONESTY_WORDS.get(row.statistic, HONESTY_WORDS[row.kind]).format(
             pair=html.escape(pair),
             quantity=html.escape(str(row.quantity)),
             value=row.value,

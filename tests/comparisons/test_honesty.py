@@ -107,6 +107,71 @@ def test_draws_of_the_reference_are_flagged_as_copies_and_other_draws_are_not():
     assert row["passed"] and row["value"] == 0.0  # the equal discrete values do not count
 
 
+def test_chains_that_are_shifts_or_reversals_of_one_chain_are_flagged():
+    """Issue 39: equal-index correlation alone let these through, ESS overstated fourfold."""
+    for seed in SEEDS:
+        rng = np.random.default_rng(seed)
+        one = ar1(rng, 0.9, chains=1)[0]
+        shifted = np.stack([np.roll(one, 250 * k) for k in range(4)])
+        reversed_ = np.stack([one, one[::-1], np.roll(one, 500), np.roll(one, 500)[::-1]])
+        for chains in (shifted, reversed_):
+            row = independent(chains)
+            assert not row["passed"], row["note"]
+            assert row["statistic"] == honesty.SHARED and "share 100%" in row["note"]
+        metropolis = np.repeat(ar1(rng, 0.5, draws=250), 4, axis=1)  # each value held 4 steps
+        assert independent(metropolis)["passed"]
+
+
+def near_copy(side: np.ndarray, reference: np.ndarray) -> dict:
+    return honesty.near_copy_check("user", quantities(side), quantities(reference))
+
+
+def test_near_copies_of_the_reference_are_flagged_and_independent_draws_are_not():
+    """Noise of 1e-6 sd, float32, a shift per chain: no value equal, every draw followed."""
+    for seed in SEEDS:
+        rng = np.random.default_rng(seed)
+        reference = ar1(rng, 0.9)
+        sd = reference.std()
+        copies = {
+            "noise": reference + 1e-6 * sd * rng.normal(size=reference.shape),
+            "float32": reference.astype(np.float32).astype(float),
+            "shift": reference + 1e-9 * np.arange(1, 5)[:, None],
+        }
+        for how, side in copies.items():
+            assert not np.isin(side, reference).any() or how == "float32"
+            row = near_copy(side, reference)
+            assert not row["passed"] and row["value"] > 0.99, (seed, how, row["note"])
+        for rho in (0.9, 0.999):  # slow mixers correlate widely by chance: not flagged
+            row = near_copy(ar1(rng, rho), ar1(rng, rho))
+            assert row["passed"], (seed, rho, row["note"])
+
+
+def test_near_copy_check_uses_the_draws_both_sides_have():
+    rng = np.random.default_rng(2)
+    reference = ar1(rng, 0.5, draws=2000)
+    row = near_copy(reference[:, :1000] + 1e-6 * rng.normal(size=(4, 1000)), reference)
+    assert not row["passed"] and "4 of 16 chain pairs" in row["note"]  # chain c with chain c
+
+
+def clock_seeded(data, *, draws, tune, chains, random_seed):
+    import time
+
+    rng = np.random.default_rng(int(time.time()))  # "a fresh seed every run"
+    return {"x": rng.normal(size=(chains, draws, 2))}
+
+
+def test_a_sampler_seeded_from_the_clock_is_flagged_however_fast_its_calls():
+    def call(draws, tune):
+        return call_sampler("s", clock_seeded, {}, draws=draws, tune=tune, chains=2, random_seed=7)
+
+    import time
+
+    before = time.time()
+    row = honesty.reproducibility_check("user", call, 7)
+    assert not row["passed"] and row["value"] == 1.0
+    assert abs(time.time() - before) < 60  # the clock is the real one again
+
+
 def seeded(data, *, draws, tune, chains, random_seed):
     rng = np.random.default_rng(random_seed)
     return {"x": rng.normal(size=(chains, draws, 2))}
@@ -181,6 +246,16 @@ def the_references_draws(data, *, draws, tune, chains, random_seed):
     return {"x": exact_draws(draws=500)[:chains, :draws].copy()}
 
 
+def noisy_reference(data, *, draws, tune, chains, random_seed):
+    x = exact_draws(draws=500)[:chains, :draws]
+    return {"x": x + 1e-6 * np.random.default_rng(random_seed).normal(size=x.shape)}
+
+
+def shifted_chains(data, *, draws, tune, chains, random_seed):
+    x = gibbs(data, draws=draws, tune=tune, chains=1, random_seed=random_seed)["x"]
+    return {"x": np.stack([np.roll(x[0], k * draws // chains, axis=0) for k in range(chains)])}
+
+
 def unseeded_gibbs(data, *, draws, tune, chains, random_seed):
     seed = int(np.random.randint(2**31))  # noqa: NPY002 - ignores random_seed
     return gibbs(data, draws=draws, tune=tune, chains=chains, random_seed=seed)
@@ -203,12 +278,14 @@ def honesty_rows(result) -> pd.DataFrame:
         (chain_copies, {"independence"}),
         (the_references_draws, {"copy"}),
         (unseeded_gibbs, {"reproducibility"}),
+        (noisy_reference, {"copy"}),
+        (shifted_chains, {"independence"}),
     ],
 )
 def test_compare_catches_each_and_passes_a_correct_sampler(reference, sampler, failed):
     result = compare(sampler, reference)
     rows = honesty_rows(result)
-    assert list(rows.index) == ["independence", "copy", "reproducibility"]
+    assert list(rows.index) == ["independence", "copy", "copy", "reproducibility"]
     assert {kind for kind, ok in rows["passed"].items() if not ok} == failed
     # at 500 draws the correct sampler's resolution is not reached yet: inconclusive
     assert result.verdict == ("disagree" if failed else "inconclusive")
@@ -226,8 +303,9 @@ def test_the_finding_is_in_the_json_the_page_and_the_terminal(reference, monkeyp
     assert found["copy"]["passed"] and found["reproducibility"]["passed"]
     assert document["sides"]["user"]["verdict"] == "disagree"
     assert "fails an honesty check" in verdict_sentence(result)
-    assert "its chains are not independent of each other: chains 0 and 1" in honesty_sentence(
-        result
+    assert (
+        "its chains are copies of one chain, shifted, reversed or shuffled: chains 0 and 1 "
+        "share 100%" in honesty_sentence(result)
     )
     monkeypatch.setattr(html, "figure", lambda *args, alt: "")  # the page's words only
     monkeypatch.setattr(report, "_diagnostic_figures", lambda result: [])
@@ -239,7 +317,7 @@ def test_the_finding_is_in_the_json_the_page_and_the_terminal(reference, monkeyp
         cli._print_summary(result)
     printed = out.getvalue()
     assert "honesty of user: independence FAILED, copy passed, reproducibility passed" in printed
-    assert "    FAILED: user, independence of its chains: largest chain correlation 1" in printed
+    assert "    FAILED: user, independence of its chains: chains 0 and 1 share 100%" in printed
 
 
 def test_reproducibility_is_checked_where_the_harness_calls_a_sampler_with_the_seed():

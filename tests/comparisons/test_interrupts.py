@@ -598,3 +598,38 @@ def test_a_sampler_that_ignores_sigterm_cannot_drop_the_runs_sigterm(user, tmp_p
     assert process.returncode == interrupts.EXIT_INTERRUPTED
     assert "mcmc-pairs: interrupted" in err.decode() and "verdict" not in out.decode()
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGQUIT])
+def test_a_closed_terminal_or_ctrl_backslash_ends_a_run_under_the_policy(signum):
+    """Issue 39: SIGHUP or SIGQUIT ended the process at once, leaving ``report``'s workers
+    and a cache write's temporary file; now they go through the policy (exit 130), unless
+    the process started with them ignored (``nohup``)."""
+    code = (
+        "import time; from mcmc_pairs.comparisons import interrupts; interrupts.install(); "
+        "print('ready', flush=True); time.sleep(30)"
+    )
+
+    def start(ignored: bool) -> subprocess.Popen:
+        def ignore():
+            signal.signal(signum, signal.SIG_IGN)
+
+        process = subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=ignore if ignored else None,
+        )  # fmt: skip
+        assert process.stdout.readline() == b"ready\n"
+        return process
+
+    policy = start(ignored=False)
+    policy.send_signal(signum)
+    assert policy.wait(timeout=EXIT_WITHIN_S) == interrupts.EXIT_INTERRUPTED
+    assert b"mcmc-pairs: interrupted" in policy.stderr.read()
+    nohup = start(ignored=True)
+    nohup.send_signal(signum)
+    with pytest.raises(subprocess.TimeoutExpired):
+        nohup.wait(timeout=1.0)  # still running: the signal stays ignored
+    nohup.terminate()
+    assert nohup.wait(timeout=EXIT_WITHIN_S) == interrupts.EXIT_INTERRUPTED
+    for process in (policy, nohup):
+        process.stdout.close(), process.stderr.close()

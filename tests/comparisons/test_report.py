@@ -221,3 +221,16 @@ def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeyp
         assert one["checks"] == two["checks"] and one["verdict"] == two["verdict"] == "agree"
     index = (outputs[2] / "index.html").read_text()
     assert index.index('href="mh_beta.html"') < index.index('href="bayes_net.html"')
+
+
+def test_one_draw_in_thousands_outside_the_support_is_not_said_as_zero_percent():
+    """Issue 39: 1 non-finite draw in 4,000 was printed as "0.0 % of the draws"."""
+    from types import SimpleNamespace
+
+    from mcmc_pairs.comparisons.kinds import CheckKind
+    from mcmc_pairs.comparisons.report import describe_check
+
+    row = SimpleNamespace(kind=CheckKind.SUPPORT, passed=False, side="user", quantity="x",
+                          value=1 / 4000, note="")  # fmt: skip
+    assert "0.025% of the draws of x are not finite" in describe_check(row)
+    assert "50.0% of the draws" in describe_check(SimpleNamespace(**{**vars(row), "value": 0.5}))
