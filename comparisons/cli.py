@@ -255,7 +255,7 @@ def program() -> NoReturn:
         interrupts.shutdown()  # never returns: children ended, temporary files removed, 130
     _no_stray_threads(before)
     _no_stray_processes(children)
-    sys.exit(status)
+    interrupts.end_program(status)
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -262,6 +262,26 @@ def reader_gone() -> bool:
     return any(event & select.POLLERR for _, event in poller.poll(0))
 
 
+def skip_teardown() -> None:
+    """Have :func:`end_program` leave without the interpreter's teardown.
+
+    After nutpie fails to start (no initial point with a finite log density),
+    its Rust threads crash the interpreter's final garbage collection with a
+    segmentation fault (exit 139) after the run has said what went wrong.
+    """
+    _owner["skip_teardown"] = True
+
+
+def end_program(status: int) -> NoReturn:
+    """Exit with ``status``: normally, or, after :func:`skip_teardown`, at once (flushed)."""
+    if not _owner.get("skip_teardown"):
+        sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
+
+
 def interrupted() -> bool:
     """Return True once SIGINT or SIGTERM has come."""
     return _interrupted.is_set()

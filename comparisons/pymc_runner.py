@@ -147,15 +147,32 @@ def pymc_sample(
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
         reuse = contextlib.nullcontext() if compiles is None else compiled_once(compiles)
         with exact_arithmetic(), reuse:  # the same draws from fresh compile caches and warm ones
-            tree = pm.sample(
-                draws=settings["draws"],
-                tune=settings["tune"],
-                chains=settings["chains"],
-                random_seed=settings["seed"],
-                **kwargs,
-            )
+            try:
+                tree = pm.sample(
+                    draws=settings["draws"],
+                    tune=settings["tune"],
+                    chains=settings["chains"],
+                    random_seed=settings["seed"],
+                    **kwargs,
+                )
+            except (RuntimeError, pm.exceptions.SamplingError) as exc:
+                if not any(words in str(exc) for words in NO_START):
+                    raise
+                interrupts.skip_teardown()  # nutpie's threads would crash the exit (139)
+                raise ValueError(NO_START_ADVICE.format(what=str(exc).splitlines()[0])) from None
     interrupts.check()  # PyMC and nutpie swallow Ctrl-C and return a trace padded with NaN
     return tree
+
+
+NO_START = ("initialization points failed", "Initial evaluation of model at starting point failed")
+"""What nutpie and PyMC say when no initial point has a finite log density."""
+NO_START_ADVICE = (
+    "the model: PyMC could not start sampling, no initial point has a finite log density "
+    "({what}). Check the data against the model (an observed value outside its "
+    "distribution's support, such as a count above a Binomial's n), or give initial values "
+    "(PYMC_KWARGS = {{'initvals': {{...}}}} in the model's module, a pair's pymc_kwargs)"
+)
+"""The one-line error of a reference that cannot start (the command line's exit 2)."""
 
 
 def default_nuts() -> str:

@@ -611,12 +611,12 @@ def test_a_closed_terminal_or_ctrl_backslash_ends_a_run_under_the_policy(signum)
     )
 
     def start(ignored: bool) -> subprocess.Popen:
-        def ignore():
-            signal.signal(signum, signal.SIG_IGN)
+        def disposition():  # whatever this test inherits (CI's jobs run under nohup, or with &)
+            signal.signal(signum, signal.SIG_IGN if ignored else signal.SIG_DFL)
 
         process = subprocess.Popen(
             [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            preexec_fn=ignore if ignored else None,
+            preexec_fn=disposition,
         )  # fmt: skip
         assert process.stdout.readline() == b"ready\n"
         return process

@@ -205,3 +205,50 @@ def test_a_step_for_some_variables_leaves_the_rest_to_pymc(tmp_path):
     settings = {"draws": 10, "tune": 10, "chains": 1, "seed": 0}
     tree = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
     assert "accepted" in tree["sample_stats"]  # Metropolis's statistics are kept for the report
+
+
+BINOMIAL = """
+import pymc as pm
+
+
+def build_model(data):
+    with pm.Model() as model:
+        p = pm.Uniform("p", 0.0, 1.0)
+        pm.Binomial("y", n=5, p=p, observed=data["y"])
+    return model
+"""
+
+UNIFORM = """
+import numpy as np
+
+
+def sample(data, *, draws, tune, chains, random_seed):
+    return {"p": np.random.default_rng(random_seed).uniform(size=(chains, draws))}
+"""
+
+
+def test_a_model_pymc_cannot_start_is_exit_2_with_one_line_not_a_crash(tmp_path):
+    """Issue 39: a count above the Binomial's n: nutpie's traceback, then exit 139, every time.
+
+    Run as its own process: nutpie's threads, once its start failed, crash the
+    interpreter's final garbage collection, which the program now skips.
+    """
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "model.py").write_text(BINOMIAL)
+    (tmp_path / "sampler.py").write_text(UNIFORM)
+    (tmp_path / "data.json").write_text(json.dumps({"y": [7, 2]}))
+    argv = [
+        sys.executable, "-m", "mcmc_pairs", "compare",
+        "--model", f"{tmp_path}/model.py:build_model", "--sampler", f"{tmp_path}/sampler.py:sample",
+        "--data", f"{tmp_path}/data.json",
+        "--no-cache", "--draws", "100", "--tune", "100", "--out", str(tmp_path / "out"),
+    ]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("mcmc-pairs: error")]
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert len(errors) == 1 and "no initial point has a finite log density" in errors[0]
+    assert "initvals" in errors[0] and "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
