@@ -185,6 +185,7 @@ def kept_handlers() -> Iterator[None]:
         yield
         return
     original = signal.signal
+    ours = [signum for signum in SIGNALS if signal.getsignal(signum) is _handler]  # not nohup's
 
     def keep(signum, handler):
         if signum in SIGNALS:
@@ -196,7 +197,7 @@ def kept_handlers() -> Iterator[None]:
         yield
     finally:
         signal.signal = original
-        for signum in SIGNALS:
+        for signum in ours:
             if signal.getsignal(signum) is not _handler:
                 original(signum, _handler)
 

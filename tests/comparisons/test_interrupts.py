@@ -607,6 +607,7 @@ def test_a_closed_terminal_or_ctrl_backslash_ends_a_run_under_the_policy(signum)
     the process started with them ignored (``nohup``)."""
     code = (
         "import time; from mcmc_pairs.comparisons import interrupts; interrupts.install(); "
+        "exec('with interrupts.kept_handlers(): pass')\n"  # a sampler's call: nohup's stays
         "print('ready', flush=True); time.sleep(30)"
     )
 
