@@ -178,14 +178,22 @@ def _install_hook() -> None:
 
 
 def _audit(event: str, args: tuple) -> None:
+    """Add the path of a file opened for reading to the enclosing block's set (if any).
+
+    An audit hook's exception would become the audited call's: nothing here may
+    raise (the interpreter's shutdown clears module globals too).
+    """
     if event != "open":
         return
-    reads = _READS.get()
-    if reads is None:
+    try:
+        reads = _READS.get()
+        if reads is None:
+            return
+        path, mode, flags = args
+        if path is None or isinstance(path, int):  # a file descriptor: opened elsewhere
+            return
+        reading = ("r" in mode or "+" in mode) if isinstance(mode, str) else not flags & _WRITE
+        if reading:
+            reads.add(os.path.abspath(os.fsdecode(path)))
+    except Exception:  # noqa: BLE001 - never the audited call's failure
         return
-    path, mode, flags = args
-    if path is None or isinstance(path, int):  # a file descriptor: opened elsewhere
-        return
-    reading = ("r" in mode or "+" in mode) if isinstance(mode, str) else not flags & _WRITE
-    if reading:
-        reads.add(os.path.abspath(os.fsdecode(path)))
