@@ -79,10 +79,9 @@ def sample_ignoring_sigterm(data, *, draws, tune, chains, random_seed):
 def sample_leaving_processes(data, *, draws, tune, chains, random_seed):
     import multiprocessing
     import subprocess
-    import sys
 
-    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # holds stdout
-    multiprocessing.get_context("spawn").Process(target=time.sleep, args=(600,)).start()
+    subprocess.Popen(["sleep", "600"])  # holds stdout
+    multiprocessing.get_context("fork").Process(target=time.sleep, args=(600,)).start()
     return sample(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
 
 def sample_leaving_a_thread(data, *, draws, tune, chains, random_seed):
