@@ -206,12 +206,13 @@ def files_read(build_model: Callable, reads: Iterable[str] = ()) -> dict[str, st
     ``reads`` are the files opened while the model was built
     (:attr:`~.witness.ModelWitness.reads`); the files its module read when the
     harness imported it (:func:`~.loading.load_module`) are added. Source files
-    (``.py``, followed by :func:`model_sources`), installed code and the
-    system's pseudo-files (``/proc``, ``/sys``, ``/dev``) are left out.
+    (``.py``, followed by :func:`model_sources`), installed code, PyTensor's
+    and numba's compile caches and the system's pseudo-files (``/proc``,
+    ``/sys``, ``/dev``) are left out.
     """
     module = sys.modules.get(getattr(build_model, "__module__", ""), None)
     paths = {*reads, *getattr(module, READS_ATTRIBUTE, ())}
-    skip = (*_library_roots(), *SYSTEM_FILES)
+    skip = (*_library_roots(), *SYSTEM_FILES, *_compile_caches())
     found = {}
     for file in sorted(paths):
         if file.startswith(skip) or file.endswith((".py", ".pyc")):
@@ -221,6 +222,14 @@ def files_read(build_model: Callable, reads: Iterable[str] = ()) -> dict[str, st
         except OSError:  # gone since, or never there: its absence is part of the key
             found[file] = "absent"
     return found
+
+
+def _compile_caches() -> tuple[str, ...]:
+    """Return PyTensor's and numba's compile caches: files read there are code, not data."""
+    import pytensor
+
+    roots = [pytensor.config.base_compiledir, os.environ.get("NUMBA_CACHE_DIR")]
+    return tuple(str(Path(root).resolve()) + os.sep for root in roots if root)
 
 
 SYSTEM_FILES = ("/proc/", "/sys/", "/dev/")
