@@ -296,15 +296,20 @@ def _no_stray_threads(before: set) -> None:
     names = stray_threads(ignore=before)
     if not names:
         return
-    import os
 
     shown = ", ".join(repr(name) for name in names[:5]) + (" ..." if len(names) > 5 else "")
-    print(
-        f"mcmc-pairs: error: the sampler left thread(s) {shown} running "
-        f"{STRAY_THREAD_WAIT_S:g} s after the run; a sampler must join the threads it "
-        "starts (or make them daemon threads)",
-        file=sys.stderr,
+    _exit_after_run(
+        f"the sampler left thread(s) {shown} running {STRAY_THREAD_WAIT_S:g} s after the run; "
+        "a sampler must join the threads it starts (or make them daemon threads)"
     )
+
+
+def _exit_after_run(message: str) -> NoReturn:
+    """Print ``mcmc-pairs: error: MESSAGE``, flush, and leave with exit 2 at once.
+
+    At once: the interpreter's exit would wait for what the run left behind.
+    """
+    print(f"mcmc-pairs: error: {message}", file=sys.stderr)
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     with contextlib.suppress(OSError, ValueError):
@@ -335,16 +340,12 @@ def _no_stray_processes(before: set[int]) -> None:
         return
     shown = ", ".join(f"{c.pid} ({interrupts.process_name(c)})" for c in left[:5])
     interrupts.end_children()
-    print(
-        f"mcmc-pairs: error: the run left process(es) {shown}{' ...' if len(left) > 5 else ''} "
-        f"running {STRAY_THREAD_WAIT_S:g} s after it ended (started by the sampler or the "
-        "model, never waited for); they were ended. A sampler must wait for the processes it "
-        "starts (join, wait, communicate)",
-        file=sys.stderr,
+    _exit_after_run(
+        f"the run left process(es) {shown}{' ...' if len(left) > 5 else ''} running "
+        f"{STRAY_THREAD_WAIT_S:g} s after it ended (started by the sampler or the model, never "
+        "waited for); they were ended. A sampler must wait for the processes it starts (join, "
+        "wait, communicate)"
     )
-    with contextlib.suppress(OSError, ValueError):
-        sys.stdout.flush()
-    os._exit(EXIT_USAGE)
 
 
 def _importable_cwd() -> None:

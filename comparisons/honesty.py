@@ -124,6 +124,19 @@ def chain_stats(values: np.ndarray) -> ChainStats:
     return ChainStats(scaled, acf)
 
 
+def flag_thresholds(sd: np.ndarray) -> tuple[float, np.ndarray]:
+    """Return Bonferroni's ``z`` over ``sd.size`` tests at :data:`ALPHA`, and each |r|'s threshold.
+
+    A correlation is flagged above ``max(R_FLOOR, z * sd)``: far beyond chance,
+    and beyond what slow mixers reach by chance (the independence and near-copy
+    checks alike).
+    """
+    from scipy import stats
+
+    z = float(stats.norm.isf(ALPHA / (2 * sd.size)))
+    return z, np.maximum(R_FLOOR, z * sd)
+
+
 def _correlations(a: ChainStats, b: ChainStats, pairs, keep) -> tuple[np.ndarray, np.ndarray]:
     """Return r and its null sd (pair, quantity): chain ``i`` of ``a`` with chain ``j`` of ``b``."""
     n = a.scaled.shape[1]
@@ -205,8 +218,7 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
     values, names = values[..., keep], [names[k] for k in keep]
     pairs, r, sd = chain_correlations(values)
     tests = r.size
-    z = stats.norm.isf(ALPHA / (2 * tests))
-    threshold = np.maximum(R_FLOOR, z * sd)
+    z, threshold = flag_thresholds(sd)
     shared = _shared(values, pairs, [name not in set(discrete) for name in names])
     same = shared >= COPY_FRACTION
     ratio = np.where(same, np.inf, np.abs(r) / threshold)
@@ -344,8 +356,7 @@ def near_copy_check(
     pairs = [(i, j) for i in range(len(mine)) for j in range(len(theirs))]
     r, sd = _correlations(chain_stats(mine), memo[key], pairs, keep)
     tests = r.size
-    z = stats.norm.isf(ALPHA / (2 * tests))
-    threshold = np.maximum(R_FLOOR, z * sd)
+    z, threshold = flag_thresholds(sd)
     ratio = np.abs(r) / threshold
     worst = np.unravel_index(np.argmax(ratio), ratio.shape)
     i, j = pairs[worst[0]]
