@@ -94,8 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="Dask scheduler address (default: $MCMC_PAIRS_SCHEDULER, else a local cluster of "
         "2 processes; 'synchronous' runs in this process)",
     )
+    validate.add_argument(
+        "--replications",
+        type=_replications,
+        help="independent replications (SBC runs; Geweke chains); SBC: 'auto' grows them "
+        "from 50, doubling, until the run rules out shifts of --resolution posterior sd in "
+        "every quantity, or --max-replications",
+    )
+    validate.add_argument(
+        "--resolution",
+        type=float,
+        default=None,
+        help="SBC with --replications auto: the shift, in posterior sd, to rule out (default 0.5)",
+    )
+    validate.add_argument(
+        "--max-replications",
+        type=int,
+        default=None,
+        help="SBC with --replications auto: the budget of replications (default 800)",
+    )
     for flag, help_text in (
-        ("--replications", "independent replications (SBC runs; Geweke chains)"),
         ("--steps", "Geweke: steps of each successive-conditional chain"),
         ("--draws", "SBC: kept draws per sampler run"),
         ("--tune", "discarded tuning draws per sampler run (Geweke: per step)"),
@@ -488,6 +506,16 @@ SCHEDULER_ENV = "MCMC_PAIRS_SCHEDULER"
 (a test suite or CI whose cores are already busy runs replications in the process itself)."""
 
 
+def _replications(text: str) -> int | str:
+    """``--replications``: an integer, or ``auto``."""
+    if text.strip() == "auto":
+        return "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"an integer or 'auto', got {text!r}") from None
+
+
 def _validate(args) -> int:
     from mcmc_pairs.comparisons.files import writable_dir
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
@@ -503,6 +531,12 @@ def _validate(args) -> int:
     _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
     names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
+    for key in ("resolution", "max_replications"):
+        if getattr(args, key) is not None:
+            if args.replications != "auto":
+                flag = "--" + key.replace("_", "-")
+                raise ValueError(f"{flag} goes with --replications auto")
+            overrides[key] = getattr(args, key)
     try:
         result = validate(
             pair,

@@ -79,8 +79,9 @@ def run_replications(
     client=None,
     progress: Callable[[int, int], None] = lambda done, total: None,
     draws_per_replication: int = 0,
+    start: int = 0,
 ) -> tuple[list[dict], str | None]:
-    """Run ``replications`` replications, in this process or on ``client``'s workers.
+    """Run replications ``start .. replications - 1``, in this process or on ``client``'s workers.
 
     Parameters
     ----------
@@ -98,6 +99,10 @@ def run_replications(
     draws_per_replication : int
         The sampler's draws a replication may take, all chains and tuning
         included: the waits' bound (:func:`stall_limit`).
+    start : int
+        The first index to run (the ones before it ran in an earlier call:
+        ``validate --replications auto`` grows a run this way, each
+        replication with the seed it would have in one call).
 
     Returns
     -------
@@ -114,16 +119,18 @@ def run_replications(
     """
     n = replications
     seeds = list(enumerate(np.random.SeedSequence(seed).spawn(n)))
+    todo = n - start
     if client is None:
-        chunk_ranges = chunks(n, 1 if n < 8 else max(1, n // 8))
+        chunk_ranges = chunks(todo, 1 if todo < 8 else max(1, todo // 8))
     else:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        chunk_ranges = chunks(n, 4 * workers)
+        chunk_ranges = chunks(todo, 4 * workers)
+    chunk_ranges = [range(r.start + start, r.stop + start) for r in chunk_ranges]
     done: list[dict] = []
     if client is None:
         for r in chunk_ranges:
             done += run_chunk(replication, args, [seeds[i] for i in r])
-            progress(len(done), n)
+            progress(start + len(done), n)
     else:
         futures = [
             client.submit(run_chunk, replication, args, [seeds[i] for i in r], pure=False)
@@ -133,7 +140,7 @@ def run_replications(
         try:
             for future in _as_finished(client, futures, limit):
                 done += future.result()
-                progress(len(done), n)
+                progress(start + len(done), n)
         except SchedulerStalled:
             client.cancel(futures)
             raise
@@ -141,7 +148,7 @@ def run_replications(
             failed = {r["index"] for r in done}
             done += [
                 {"index": i, "error": f"replication {i}: {type(exc).__name__}: {one_line(exc)}"}
-                for i in range(n)
+                for i in range(start, n)
                 if i not in failed
             ]
     done.sort(key=lambda r: r["index"])
@@ -149,7 +156,7 @@ def run_replications(
     finished = [r for r in done if "error" not in r]
     if not errors:
         return finished, None
-    return finished, f"{len(errors)} of {n} replications failed; first: {errors[0]}"
+    return finished, f"{len(errors)} of {todo} replications failed; first: {errors[0]}"
 
 
 WORKERLESS_S = 120.0

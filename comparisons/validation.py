@@ -38,6 +38,7 @@ from mcmc_pairs.comparisons.sbc import (
     REFUSED_FRACTION,
     sbc_checks,
     sbc_replication,
+    sensitivity,
 )
 from mcmc_pairs.comparisons.simulation import Simulator, simulator_for
 from mcmc_pairs.comparisons.stored import is_stored
@@ -66,6 +67,15 @@ SBC's ``max_draws`` (draws per chain a refused replication may be rerun with) de
 LOWEST = {"replications": 2, "steps": 2, "draws": 1, "tune": 0, "chains": 1, "seed": 0}
 """The smallest value of each setting (``max_draws``: ``draws``)."""
 REPLICATIONS = {"geweke": geweke_replication, "sbc": sbc_replication}
+AUTO = "auto"
+"""``replications="auto"`` (SBC): grow the run until it resolves :data:`AUTO_RESOLUTION`."""
+AUTO_START = 50
+"""Replications of an automatic run's first stage; each further stage doubles them."""
+AUTO_RESOLUTION = 0.5
+"""Default shift, in posterior sds, an automatic run grows until it rules out in every
+quantity (:func:`~.sbc.sensitivity`'s statement): the zoo's planted bugs are 0.23-0.46 sd."""
+AUTO_MAX_REPLICATIONS = 800
+"""Default budget of an automatic run: it stops at this many replications, resolved or not."""
 CHECKS = {"geweke": geweke_checks, "sbc": sbc_checks}
 
 
@@ -169,7 +179,9 @@ def validate(
     client=None,
     alpha: float = agreement.ALPHA,
     progress: Callable[[ValidationEvent], None] | None = None,
-    **settings: int | None,
+    resolution: float = AUTO_RESOLUTION,
+    max_replications: int = AUTO_MAX_REPLICATIONS,
+    **settings: int | str | None,
 ) -> ValidationResult:
     """Run Geweke's test or SBC on a sampler of ``pair``.
 
@@ -190,9 +202,13 @@ def validate(
         Family-wise false-alarm rate of the method's tests.
     progress : callable, optional
         Receives a :class:`ValidationEvent` as replications finish.
+    resolution, max_replications : float, int
+        SBC with ``replications="auto"`` (:class:`AutoReplications`): the shift in
+        posterior sds to resolve, and the budget.
     **settings : int
         Override :data:`DEFAULTS` of the method (``replications``, ``steps``,
         ``draws``, ``tune``, ``chains``, ``seed``; SBC's ``max_draws``).
+        SBC's ``replications`` may be ``"auto"`` (:data:`AUTO`).
 
     Returns
     -------
@@ -205,15 +221,24 @@ def validate(
         scheduler; :class:`ValidationError` (a ValueError) when a replication
         fails, carrying a result with the finished replications.
     """
-    settings = resolve_settings(method, **settings)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    auto = None
+    if settings.get("replications") == AUTO:
+        if method != "sbc":
+            raise ValueError(f"replications 'auto' is for --method sbc, not {method!r}")
+        auto = AutoReplications(resolution, max_replications, alpha)
+        settings["replications"] = min(AUTO_START, auto.max_replications)
+    settings = resolve_settings(method, **settings)
     sim = simulator_for(pair)
     sampler, name = _sampler_under_test(pair, sampler, method, sim)
     say = _reporter(progress, pair.name, method)
     start = time.perf_counter()
-    done, error = _run_on_cluster(method, sim, sampler, settings, scheduler, client, say)
+    done, error = _run_on_cluster(method, sim, sampler, settings, scheduler, client, say, auto)
     elapsed = time.perf_counter() - start
+    if auto is not None:
+        settings["replications"] = len(done) if error is None else auto.asked
+        settings["auto"] = auto.record()
     base = {
         "pair": pair.name,
         "method": method,
@@ -231,6 +256,76 @@ def validate(
     return ValidationResult(
         verdict=verdict_of(checks, details), checks=checks, details=details, **base
     )
+
+
+@dataclass
+class AutoReplications:
+    """How ``replications="auto"`` grows an SBC run: a stage, then the next, until resolved.
+
+    The first stage runs :data:`AUTO_START` replications; after each, the run's
+    statement (:func:`~.sbc.sensitivity`, the largest shift over the quantities
+    that an SBC of this size detects with 80 % power) is computed from the
+    replications so far, and the run stops when it is at most ``resolution``
+    or ``max_replications`` have run; else the replications double (at most to
+    the budget). Replication ``i`` has the seed it has in a run of fixed size.
+
+    Why the test keeps its size: the rule reads only the kept draws' shapes
+    (each replication's draws standardised by their own mean and sd), never
+    the true values' ranks. Given the simulated data, a calibrated sampler's
+    rank of the true value is uniform whatever its draws look like, so the
+    ranks are independent of when the run stopped, and the one band test at the
+    end has its stated level.
+
+    Attributes
+    ----------
+    resolution : float
+        The shift, in posterior sds, to rule out in every quantity.
+    max_replications : int
+        The budget.
+    alpha : float
+        The run's family-wise level (the sensitivity's test).
+    stages : list of dict
+        Per stage, ``replications`` and the ``shift`` it rules out (``None``: none on the grid).
+    asked : int
+        The replications the current stage asked for.
+    """
+
+    resolution: float
+    max_replications: int
+    alpha: float
+    stages: list[dict] = field(default_factory=list)
+    asked: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.resolution, bool) or not isinstance(self.resolution, int | float):
+            raise ValueError(f"resolution must be a number > 0, got {self.resolution!r}")
+        if not (math.isfinite(self.resolution) and self.resolution > 0):
+            raise ValueError(f"resolution must be a number > 0, got {self.resolution!r}")
+        self.max_replications = check_integer(
+            "max_replications", self.max_replications, LOWEST["replications"]
+        )
+
+    def next_total(self, done: list[dict]) -> int | None:
+        """Return how many replications the run should have after the next stage; ``None``: stop."""
+        sens = sensitivity(done, self.alpha)
+        shift = None if sens is None else sens["shift"]
+        self.stages.append({"replications": len(done), "shift": shift})
+        if shift is not None and shift <= self.resolution:
+            return None
+        if len(done) >= self.max_replications:
+            return None
+        return min(2 * len(done), self.max_replications)
+
+    def record(self) -> dict:
+        """Return the settings' ``auto`` entry: the rule, the stages and whether it was resolved."""
+        last = self.stages[-1]["shift"] if self.stages else None
+        return {
+            "resolution": self.resolution,
+            "max_replications": self.max_replications,
+            "start": AUTO_START,
+            "stages": self.stages,
+            "resolved": last is not None and last <= self.resolution,
+        }
 
 
 def _sampler_under_test(
@@ -287,12 +382,14 @@ def _run_on_cluster(
     scheduler: str | None,
     client,
     say: Callable[[int, int], None],
+    auto: AutoReplications | None = None,
 ) -> tuple[list[dict], str | None]:
     """Run the method's replications on ``client``, or on a cluster opened (and closed) here.
 
-    Each replication runs ``REPLICATIONS[method](sim, sampler, settings, seed)``.
-    Returns the finished replications and the first error (``None`` when all
-    finished), as :func:`mcmc_pairs.comparisons.parallel.run_replications` does.
+    Each replication runs ``REPLICATIONS[method](sim, sampler, settings, seed)``;
+    with ``auto``, in stages until it says stop. Returns the finished
+    replications and the first error (``None`` when all finished), as
+    :func:`mcmc_pairs.comparisons.parallel.run_replications` does.
     """
     own_cluster = None
     if client is None:
@@ -301,15 +398,26 @@ def _run_on_cluster(
     else:
         owned = None
     try:
-        return run_replications(
-            REPLICATIONS[method],
-            (sim, sampler, settings),
-            replications=settings["replications"],
-            seed=settings["seed"],
-            client=client,
-            progress=say,
-            draws_per_replication=_draws_per_replication(method, settings),
-        )
+        done: list[dict] = []
+        total: int | None = settings["replications"]
+        while total is not None:
+            if auto is not None:
+                auto.asked = total
+            finished, error = run_replications(
+                REPLICATIONS[method],
+                (sim, sampler, settings),
+                replications=total,
+                seed=settings["seed"],
+                client=client,
+                progress=say,
+                draws_per_replication=_draws_per_replication(method, settings),
+                start=len(done),
+            )
+            done += finished
+            if error is not None or auto is None:
+                return done, error
+            total = auto.next_total(done)
+        return done, None
     finally:
         if owned is not None:
             owned.close()

@@ -118,6 +118,8 @@ def render_validation(result: ValidationResult) -> str:
         body.append(f"<p><strong>Error:</strong> {html.escape(result.error)}</p>")
     if result.method == "sbc" and result.details.get("draws_used"):
         body.append(_draws_paragraph(result.details, s))
+        if s.get("auto"):
+            body.append(_auto_paragraph(s["auto"]))
     if result.method == "sbc" and result.details.get("refused"):
         d = result.details
         body.append(
@@ -192,39 +194,73 @@ def _number(value: float | None) -> str:
 
 
 def certificate(sens: dict | None) -> str:
-    """Say what an SBC run detects with 95 % power (:func:`~.sbc.sensitivity`)."""
+    """Say what an SBC run rules out (:func:`~.sbc.sensitivity`), per quantity and overall.
+
+    "this run rules out, with 80% power at its 200 ranked replications, a shift
+    of the posterior mean by >= 0.5 posterior sd in any one quantity (>= 0.3 in
+    beta0, beta1; >= 0.5 in sigma2) and an sd ratio outside [0.8, 1.3]; not
+    shifts below": the run's statement (its worst quantity's), then each
+    quantity's threshold, the quantities that reach none named apart.
+    """
     if not sens:
         return ""
     grid = sens["grid"]
-    detected, missed = [], []
-    if sens["shift"] is not None:
-        detected.append(f"a shift of the posterior mean by >= {sens['shift']:g} posterior sd")
-    else:
-        missed.append(f"shifts of the posterior mean up to {grid['shift'][-1]:g} sd")
+    power = f"{sens['power']:.0%}"
+    at = f"with {power} power at its {sens['replications']} ranked replications"
+    informative = [q for q in sens["quantities"] if q["informative"]]
+    reached = [q for q in informative if q["shift"] is not None]
+    unreached = [q["quantity"] for q in informative if q["shift"] is None]
+    ruled_out = []
+    if reached:
+        worst = max(q["shift"] for q in reached)
+        scope = "any one quantity" + (f" but {_names(unreached)}" if unreached else "")
+        shift = f"a shift of the posterior mean by >= {worst:g} posterior sd in {scope}"
+        if min(q["shift"] for q in reached) < worst:
+            shift += f" ({_shift_groups(reached)})"
+        ruled_out.append(shift)
     low, high = sens["sd_ratio"]
     if sens.get("sd_ratio_measured", True):
         if low is not None and high is not None:
-            detected.append(f"an sd ratio outside [{low:g}, {high:g}]")
+            ruled_out.append(f"an sd ratio outside [{low:g}, {high:g}]")
         elif low is not None:
-            detected.append(f"an sd ratio <= {low:g}")
+            ruled_out.append(f"an sd ratio <= {low:g}")
         elif high is not None:
-            detected.append(f"an sd ratio >= {high:g}")
-        if low is None:
-            missed.append(f"sd ratios down to {grid['sd_ratio_low'][-1]:g}")
-        if high is None:
-            missed.append(f"sd ratios up to {grid['sd_ratio_high'][-1]:g}")
-    power = f"{sens['power']:.0%}"
-    at = f"at its {sens['replications']} ranked replications"
-    if detected:
-        text = f"this run detects {' and '.join(detected)} with {power} power, in any one "
-        text += f"quantity, {at}"
+            ruled_out.append(f"an sd ratio >= {high:g}")
+    if ruled_out:
+        text = f"this run rules out, {at}, {' and '.join(ruled_out)}; not shifts below"
     else:
-        text = f"this run reaches {power} power against no distortion on the grid {at}"
-    if missed and detected:
-        text += f"; not {', nor '.join(missed)}"
+        text = f"this run rules out no distortion on the grid {at}"
+    if unreached and reached:
+        text += (
+            f"; not shifts up to {grid['shift'][-1]:g} sd in {_names(unreached)} "
+            "(no shift on the grid reaches that power there)"
+        )
+    if sens.get("sd_ratio_measured", True) and ruled_out:
+        if low is None:
+            text += f"; not sd ratios down to {grid['sd_ratio_low'][-1]:g}"
+        if high is None:
+            text += f"; not sd ratios up to {grid['sd_ratio_high'][-1]:g}"
     if not sens.get("sd_ratio_measured", True):
         text += "; sd ratios are not measured (every quantity is discrete)"
     return text
+
+
+NAMED = 4
+"""Quantities :func:`certificate` names per threshold before it counts the rest."""
+
+
+def _shift_groups(quantities: list[dict]) -> str:
+    """``>= 0.3 in beta0, beta1; >= 0.5 in sigma2``: the quantities grouped by their shift."""
+    by_shift: dict[float, list[str]] = {}
+    for q in sorted(quantities, key=lambda q: q["shift"]):
+        by_shift.setdefault(q["shift"], []).append(q["quantity"])
+    return "; ".join(f">= {shift:g} in {_names(names)}" for shift, names in by_shift.items())
+
+
+def _names(names: list[str]) -> str:
+    """Return the first :data:`NAMED` names, and how many more."""
+    shown = ", ".join(names[:NAMED])
+    return shown if len(names) <= NAMED else f"{shown} and {len(names) - NAMED} more"
 
 
 def _draws_paragraph(d: dict, settings: dict) -> str:
@@ -244,6 +280,28 @@ def _draws_paragraph(d: dict, settings: dict) -> str:
         f"{settings.get('max_draws', '?')}; replications by the draws their ranks come from: "
         f"{html.escape(used)} (each replication's <code>draws_used</code> and "
         "<code>reruns</code> are in the JSON).</p>"
+    )
+
+
+def _auto_paragraph(auto: dict) -> str:
+    """Say how ``--replications auto`` chose the run's size: its stages and why it stopped."""
+    stages = "; ".join(
+        f"{st['replications']} replications: "
+        + ("no shift on the grid" if st["shift"] is None else f"{st['shift']:g} sd")
+        for st in auto["stages"]
+    )
+    why = (
+        f"resolved: the last stage rules out shifts of {auto['resolution']:g} sd in every quantity"
+        if auto["resolved"]
+        else f"not resolved: the budget of {auto['max_replications']} replications was reached "
+        f"before shifts of {auto['resolution']:g} sd were ruled out in every quantity"
+    )
+    return (
+        f"<p><strong>Replications chosen automatically</strong> (from {auto['start']}, "
+        f"doubling until the run rules out shifts of {auto['resolution']:g} posterior sd in "
+        f"every quantity, or {auto['max_replications']}): {html.escape(stages)}; {why}. The "
+        "rule reads only the shapes of the kept draws, never the ranks, so the one test at "
+        "the end keeps its level.</p>"
     )
 
 
@@ -292,7 +350,7 @@ def _sbc_sections(result: ValidationResult) -> list[str]:
 
 
 def _sensitivity_section(d: dict) -> list[str]:
-    """Return the section on what the run detects with 95 % power, per quantity."""
+    """Return the section on what the run rules out with its stated power, per quantity."""
     sens = d.get("sensitivity")
     if not sens:
         return []
@@ -318,7 +376,7 @@ def _sensitivity_section(d: dict) -> list[str]:
         else ""
     )
     return [
-        "<h2>What this run detects</h2>",
+        "<h2>What this run rules out</h2>",
         f"<p>{html.escape(certificate(sens)[0].upper() + certificate(sens)[1:])}. "
         "Measured by planting each distortion into one quantity at a time of every ranked "
         "replication's own kept draws (standardised by that replication's posterior mean "

@@ -454,8 +454,14 @@ def test_the_stated_resolution_shrinks_as_replications_grow(correct_runs):
     assert many["sd_ratio_measured"] and not any(q["lattice"] for q in many["quantities"])
     page_words = validation_report.certificate(many)
     assert page_words.startswith(
-        f"this run detects a shift of the posterior mean by >= {many['shift']:g} posterior sd "
-        f"and an sd ratio outside [{many['sd_ratio'][0]:g}, {many['sd_ratio'][1]:g}]"
+        "this run rules out, with 80% power at its 200 ranked replications, a shift of the "
+        f"posterior mean by >= {many['shift']:g} posterior sd in any one quantity ("
+    )
+    per_quantity = {q["quantity"]: q["shift"] for q in many["quantities"]}
+    assert f">= {per_quantity['beta0']:g} in " in page_words  # each quantity's own threshold
+    assert page_words.endswith(
+        f"and an sd ratio outside [{many['sd_ratio'][0]:g}, {many['sd_ratio'][1]:g}]; "
+        "not shifts below"
     )
 
 
@@ -496,7 +502,7 @@ def test_sensitivity_is_seeded_and_reads_its_input():
     assert first == sbc.sensitivity(reps)  # seeded: the same numbers every time
     assert first["level"] == pytest.approx(0.01 / 2) and first["resamples"] == 400
     assert {q["quantity"] for q in first["quantities"]} == {"a", "b"}
-    # 100 replications of a normal posterior: the shift's power crosses 95 % at 0.5-0.7 sd
+    # 100 replications of a normal posterior: the shift's power crosses 80 % at 0.4-0.6 sd
     assert 0.4 <= first["shift"] <= 0.8
     constant = sbc.sensitivity(_synthetic(100, np.random.default_rng(3), constant=True))
     b = constant["quantities"][1]
@@ -513,3 +519,74 @@ def test_sensitivity_is_seeded_and_reads_its_input():
     ):
         with pytest.raises(ValueError, match=message):
             sbc.sensitivity(reps, **kwargs)
+
+
+# ------------------------------------------------------------- replications "auto"
+
+RIGHT = "mcmc_pairs.handrolled.regression:sample_blocked"
+SMALL = {"draws": 300, "tune": 50, "seed": 11}
+"""Short runs: the automatic rule reads the kept draws' shapes, not their quality."""
+
+
+@pytest.fixture(scope="module")
+def auto_run():
+    """``replications="auto"`` to 0.6 sd on regression (measured: 0.7 sd at 50, 0.5 at 100)."""
+    return _run(
+        "regression", RIGHT, replications="auto", resolution=0.6, max_replications=400, **SMALL
+    )
+
+
+def test_auto_replications_grow_until_the_resolution_is_ruled_out(auto_run):
+    auto = auto_run.settings["auto"]
+    assert [stage["replications"] for stage in auto["stages"]] == [50, 100]
+    first, last = (stage["shift"] for stage in auto["stages"])
+    assert first > 0.6 >= last and auto["resolved"]
+    assert auto_run.settings["replications"] == 100 == len(auto_run.replications)
+    assert auto_run.details["sensitivity"]["shift"] == last  # the statement it stopped on
+    assert auto_run.verdict == v.PASS
+
+
+def test_auto_replications_are_the_fixed_size_runs_replications(auto_run):
+    fixed = _run("regression", RIGHT, replications=100, **SMALL)
+    assert [r["ranks"] for r in auto_run.replications] == [r["ranks"] for r in fixed.replications]
+    assert auto_run.checks.equals(fixed.checks)
+
+
+def test_auto_replications_stop_at_the_budget_and_say_so(tmp_path):
+    result = _run(
+        "regression", RIGHT, replications="auto", resolution=0.05, max_replications=60, **SMALL
+    )
+    auto = result.settings["auto"]
+    assert [stage["replications"] for stage in auto["stages"]] == [50, 60]
+    assert not auto["resolved"] and len(result.replications) == 60
+    validation_report.write_validation_report(result, tmp_path)
+    page = (tmp_path / "regression_sbc.html").read_text()
+    assert "not resolved: the budget of 60 replications was reached" in page
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"method": "geweke", "replications": "auto"}, "replications 'auto' is for --method sbc"),
+        ({"method": "sbc", "replications": "auto", "resolution": 0}, "resolution must be"),
+        ({"method": "sbc", "replications": "auto", "resolution": True}, "resolution must be"),
+        (
+            {"method": "sbc", "replications": "auto", "max_replications": 1},
+            "max_replications must be an integer >= 2",
+        ),
+        ({"method": "sbc", "replications": "many"}, "replications must be an integer"),
+    ],
+)
+def test_auto_replications_refuse_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        v.validate(get_pair("regression"), RIGHT, scheduler=SYNCHRONOUS, **kwargs)
+
+
+def test_the_command_line_takes_replications_auto(tmp_path, capsys):
+    from mcmc_pairs.comparisons import cli
+
+    args = ["validate", "regression", "--method", "sbc", "--scheduler", SYNCHRONOUS]
+    assert cli.main([*args, "--resolution", "0.5"]) == 2
+    assert "--resolution goes with --replications auto" in capsys.readouterr().err
+    assert cli.main([*args, "--replications", "some"]) == 2
+    assert "an integer or 'auto'" in capsys.readouterr().err

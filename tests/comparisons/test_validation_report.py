@@ -45,7 +45,7 @@ def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
     assert "sd ratios are not measured (every quantity is discrete)" in verdict_text(page)
     assert page.count("data:image/png") == 2  # rank histograms and the ECDF difference
     assert "simultaneous bands" in page and "not part of the verdict" in page
-    assert "What this run detects" in page and "The table's columns:" in page
+    assert "What this run rules out" in page and "The table's columns:" in page
     doc = json.loads((tmp_path / "bayes_net_sbc.json").read_text())
     assert doc["verdict"] == "pass" and len(doc["replications"]) == 20
     assert doc["refused"] == 0 and doc["ranked"] == 20 and doc["sbc_message"] == ""
@@ -53,12 +53,15 @@ def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
     assert "quantity_draws" not in doc["replications"][0]  # functions of the stored draws
     assert doc["rerun"] == 0 and doc["draws_used"] == {"1000": 20}
     sens = doc["sensitivity"]
-    assert sens["replications"] == 20 and sens["power"] == 0.95
+    assert sens["replications"] == 20 and sens["power"] == 0.8
     assert all(q["lattice"] for q in sens["quantities"]) and not sens["sd_ratio_measured"]
-    # 20 replications of 0/1 nodes: no shift on the grid reaches 95 % power
-    assert sens["shift"] is None and doc["certifies"] == (
-        "this run reaches 95% power against no distortion on the grid at its 20 ranked "
-        "replications; sd ratios are not measured (every quantity is discrete)"
+    # 20 replications of 0/1 nodes: a shift of 1.5 sd is ruled out (measured), no sd ratio
+    assert sens["shift"] is not None and doc["certifies"].startswith(
+        "this run rules out, with 80% power at its 20 ranked replications, a shift of the "
+        f"posterior mean by >= {sens['shift']:g} posterior sd in any one quantity ("
+    )
+    assert doc["certifies"].endswith(
+        "; not shifts below; sd ratios are not measured (every quantity is discrete)"
     )
     assert {"quantity", "statistic", "value", "threshold", "passed"} <= set(doc["checks"][0])
     bad = cli.main(
@@ -127,3 +130,41 @@ def test_validate_max_draws_bad_input_and_the_exit_statuses_in_the_help(tmp_path
     text = " ".join(capsys.readouterr().out.split())
     assert "exit status: 0 passes; 1 fails" in text and "3 not converged" in text
     assert "--max-draws" in text
+
+
+def _statement(shifts, low=None, high=None, discrete=False):
+    """A sensitivity statement with the given per-quantity shifts (``None``: not reached)."""
+    reached = [x for x in shifts.values() if x is not None]
+    return {
+        "power": 0.8, "replications": 100,
+        "shift": max(reached) if reached and len(reached) == len(shifts) else None,
+        "sd_ratio": [low, high], "sd_ratio_measured": not discrete,
+        "quantities": [
+            {"quantity": q, "shift": x, "informative": True, "lattice": discrete}
+            for q, x in shifts.items()
+        ],
+        "grid": {"shift": [0.05, 3.0], "sd_ratio_low": [0.95, 0.3], "sd_ratio_high": [1.05, 4.0]},
+    }  # fmt: skip
+
+
+def test_the_certificate_names_each_quantitys_threshold_and_what_it_cannot_see():
+    words = validation_report.certificate(_statement({"a": 0.3, "b": 0.5, "c": 0.3}, 0.8, 1.3))
+    assert words == (
+        "this run rules out, with 80% power at its 100 ranked replications, a shift of the "
+        "posterior mean by >= 0.5 posterior sd in any one quantity (>= 0.3 in a, c; >= 0.5 in "
+        "b) and an sd ratio outside [0.8, 1.3]; not shifts below"
+    )
+    words = validation_report.certificate(_statement({"a": 0.3, "b": None}, 0.8, None))
+    assert words == (
+        "this run rules out, with 80% power at its 100 ranked replications, a shift of the "
+        "posterior mean by >= 0.3 posterior sd in any one quantity but b and an sd ratio <= 0.8; "
+        "not shifts below; not shifts up to 3 sd in b (no shift on the grid reaches that "
+        "power there); not sd ratios up to 4"
+    )
+    assert validation_report.certificate(_statement({"a": None}, discrete=True)) == (
+        "this run rules out no distortion on the grid with 80% power at its 100 ranked "
+        "replications; sd ratios are not measured (every quantity is discrete)"
+    )
+    many = {f"q{i}": 0.4 for i in range(6)} | {"z": 0.6}
+    words = validation_report.certificate(_statement(many))
+    assert ">= 0.4 in q0, q1, q2, q3 and 2 more; >= 0.6 in z" in words
