@@ -114,6 +114,12 @@ MODELS: tuple[ZooModel, ...] = (
         data_file="data.csv",
         bug="sigma2's shape a + (N - K)/2 (least-squares df): sigma2 mean +0.31 sd",
     ),
+    ZooModel(
+        name="growth",
+        shape="hierarchical linear growth (BUGS rats), 30 lines, 65 parameters (centred), Gibbs",
+        data_file="data.json",
+        bug="tau2_beta's shape a + N/2 + 1 (the density's exponent): tau2_beta mean -0.30 sd",
+    ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 

@@ -309,3 +309,126 @@ def test_deterministic_dims_exact_sampler_matches_marginal_likelihood():
     for k in range(3):
         assert _within(good["beta"][..., k], mean_beta[k])
     assert not _within(bad["sigma2"], mean_sigma2, sd=sd_sigma2)
+
+
+def _growth_log_marginal(v, estimates, m, s):
+    """log N(estimates | m 1, v I + s^2 1 1'), the population mean integrated out.
+
+    ``v`` (any shape) is each estimate's variance about the population mean; the
+    covariance's determinant and inverse by the matrix determinant lemma and
+    Sherman-Morrison, vectorised over ``v``.
+    """
+    n = estimates.size
+    v = np.asarray(v, dtype=float)
+    d = estimates - m
+    spread = v + n * s**2
+    quad = (np.sum(d**2) - s**2 * np.sum(d) ** 2 / spread) / v
+    return -0.5 * (quad + (n - 1) * np.log(v) + np.log(spread) + n * np.log(2 * np.pi))
+
+
+def test_growth_gibbs_sampler_matches_quadrature():
+    data = _data("growth")
+    x, y = np.asarray(data["x"], dtype=float), np.asarray(data["y"], dtype=float)
+    n, t = y.shape
+    xc = x - x.mean()
+    sxx = xc @ xc
+    # each rat's least-squares line: its intercept ~ N(alpha_i, sigma2 / T), its slope
+    # ~ N(beta_i, sigma2 / Sxx), its residuals a sigma2 chi-square on T - 2 df
+    intercepts, slopes = y.mean(axis=1), y @ xc / sxx
+    rss = np.sum((y - intercepts[:, None] - slopes[:, None] * xc) ** 2)
+    check = stats.multivariate_normal(np.full(n, 6.0), 0.3 * np.eye(n) + 4.0 * np.ones((n, n)))
+    assert np.isclose(_growth_log_marginal(0.3, slopes, 6.0, 2.0), check.logpdf(slopes))
+    # alpha, beta, alpha_c, beta_c integrated out: given sigma2, the two variances of
+    # the population are independent; 1-D quadrature of each inside one over sigma2
+    s2 = np.linspace(12.0, 90.0, 601)
+    log_s2 = stats.invgamma.logpdf(s2, data["sigma2_shape"], scale=data["sigma2_scale"])
+    log_s2 = log_s2 - 0.5 * n * (t - 2) * np.log(s2) - 0.5 * rss / s2
+    sides = {}
+    for name, grid, est, scale_by in (
+        ("alpha", np.linspace(20.0, 1500.0, 1201), intercepts, t),
+        ("beta", np.linspace(0.005, 1.2, 1201), slopes, sxx),
+    ):
+        prior = stats.invgamma.logpdf(
+            grid, data[f"tau2_{name}_shape"], scale=data[f"tau2_{name}_scale"]
+        )
+        m, s = data[f"{name}_c_prior_mean"], data[f"{name}_c_prior_sd"]
+        log_w = prior[None, :] + _growth_log_marginal(
+            grid[None, :] + s2[:, None] / scale_by, est, m, s
+        )
+        weight = np.exp(log_w - log_w.max())
+        assert weight[:, [0, -1]].max() < 1e-5 * weight.max()
+        sides[name] = (grid, weight, integrate.trapezoid(weight, grid, axis=1))
+    weight_s2 = np.exp(log_s2 - log_s2.max()) * sides["alpha"][2] * sides["beta"][2]
+    weight_s2 /= integrate.trapezoid(weight_s2, s2)
+    assert weight_s2[[0, -1]].max() < 1e-6 * weight_s2.max()
+
+    def expect(name, values):  # E[values | y], values on the (sigma2, tau2_name) grid
+        grid, weight, mass = sides[name]
+        inner = integrate.trapezoid(weight * values, grid, axis=1) / mass
+        return integrate.trapezoid(inner * weight_s2, s2)
+
+    tau2_beta = sides["beta"][0][None, :]
+    # E[beta_c | tau2_beta, sigma2, y]: the slopes ~ N(beta_c, tau2_beta + sigma2 / Sxx)
+    v = tau2_beta + s2[:, None] / sxx
+    m, s = data["beta_c_prior_mean"], data["beta_c_prior_sd"]
+    beta_c_mean = (slopes.sum() / v + m / s**2) / (n / v + 1 / s**2)
+    exact = {
+        "sigma2": integrate.trapezoid(s2 * weight_s2, s2),
+        "tau2_alpha": expect("alpha", sides["alpha"][0][None, :]),
+        "tau2_beta": expect("beta", tau2_beta),
+        "beta_c": expect("beta", beta_c_mean),
+    }
+    sd_tau2_beta = np.sqrt(expect("beta", tau2_beta**2) - exact["tau2_beta"] ** 2)
+    module = _load("growth")
+    good = module.sample(data, draws=2_500, tune=200, chains=4, random_seed=9)
+    bad = module.sample_planted_bug(data, draws=2_500, tune=200, chains=4, random_seed=9)
+    for name, value in exact.items():
+        assert abs(good[name].mean() - value) <= 4.5 * _batch_mcse(good[name]), name
+    assert abs(good["tau2_beta"].std() - sd_tau2_beta) <= 0.04 * sd_tau2_beta
+    bias = abs(bad["tau2_beta"].mean() - exact["tau2_beta"])
+    assert bias > 4.5 * _batch_mcse(bad["tau2_beta"])
+    assert abs(bad["tau2_beta"].std() - sd_tau2_beta) > 0.04 * sd_tau2_beta
+
+
+def test_growth_line_conditionals_are_one_exact_draw_of_each_rats_line():
+    # (alpha_i, beta_i) | rest is bivariate normal; with centred ages, the intercept's
+    # draw and then the slope's is one exact draw of it, whatever slope came before
+    module = _load("growth")
+    rng = np.random.default_rng(10)
+    x = np.array([8.0, 15.0, 22.0, 29.0, 36.0])
+    xc = x - x.mean()
+    y = np.array([[151.0, 199.0, 246.0, 283.0, 320.0], [160.0, 207.0, 257.0, 303.0, 345.0]])
+    alpha_c, beta_c, tau2_alpha, tau2_beta, sigma2 = 240.0, 6.0, 150.0, 0.2, 40.0
+    stale = np.array([-50.0, 50.0])  # a slope far from any plausible one
+    draws = np.empty((20_000, 2, 2))
+    for k in range(draws.shape[0]):
+        alpha = module.draw_alpha_given_rest(rng, y, xc, stale, alpha_c, tau2_alpha, sigma2)
+        beta = module.draw_beta_given_rest(rng, y, xc, alpha, beta_c, tau2_beta, sigma2)
+        draws[k, :, 0], draws[k, :, 1] = alpha, beta
+    # the prior as two pseudo-observations: augmented weighted least squares
+    design = np.column_stack([np.ones_like(xc), xc]) / np.sqrt(sigma2)
+    prior_rows = np.diag(np.array([tau2_alpha, tau2_beta]) ** -0.5)
+    augmented = np.vstack([design, prior_rows])
+    covariance = np.linalg.inv(augmented.T @ augmented)
+    sd = np.sqrt(np.diag(covariance))
+    for i in range(2):
+        target = np.concatenate([y[i] / np.sqrt(sigma2), prior_rows @ [alpha_c, beta_c]])
+        mean = np.linalg.lstsq(augmented, target, rcond=None)[0]
+        centred = draws[:, i] - mean
+        for k in range(2):
+            assert _within(draws[:, i, k], mean[k], sd=sd[k])
+            assert _within(centred[:, k] ** 2, sd[k] ** 2, sd=np.sqrt(2) * sd[k] ** 2)
+        correlation = covariance[0, 1] / (sd[0] * sd[1])
+        product = centred[:, 0] * centred[:, 1] / (sd[0] * sd[1])
+        assert _within(product, correlation, sd=np.sqrt(1 + correlation**2))
+    # and the planted bug's step, against the inverse gamma written here
+    beta = np.linspace(5.0, 7.4, 30)
+    shape, scale = 2.0 + beta.size / 2, 0.25 + np.sum((beta - 6.2) ** 2) / 2
+    exact = stats.invgamma(shape, scale=scale)
+    good = [module.draw_tau2_beta_given_rest(rng, beta, 6.2, 2.0, 0.25) for _ in range(20_000)]
+    bad = [
+        module.draw_tau2_beta_given_rest_planted_bug(rng, beta, 6.2, 2.0, 0.25)
+        for _ in range(20_000)
+    ]
+    assert _within(good, exact.mean(), sd=exact.std())
+    assert not _within(bad, exact.mean(), sd=exact.std())
