@@ -234,3 +234,37 @@ def test_one_draw_in_thousands_outside_the_support_is_not_said_as_zero_percent()
                           value=1 / 4000, note="")  # fmt: skip
     assert "0.025% of the draws of x are not finite" in describe_check(row)
     assert "50.0% of the draws" in describe_check(SimpleNamespace(**{**vars(row), "value": 0.5}))
+
+
+def _ar1(rho, chains=4, draws=4000, seed=0):
+    """Stationary AR(1) chains with N(0, 1) marginals, shape (chain, draw, quantity=2)."""
+    import numpy as np
+    import xarray as xr
+
+    rng = np.random.default_rng(seed)
+    x = np.empty((chains, draws, 2))
+    x[:, 0] = rng.standard_normal((chains, 2))
+    noise = np.sqrt(1 - rho**2) * rng.standard_normal((chains, draws, 2))
+    for t in range(1, draws):
+        x[:, t] = rho * x[:, t - 1] + noise[:, t]
+    return xr.DataArray(x, dims=("chain", "draw", "quantity"), coords={"quantity": ["a", "b"]})
+
+
+def _lag1(values):
+    """Mean lag-1 autocorrelation of (chain, draw, quantity) values over chains and quantities."""
+    import numpy as np
+
+    x = values - values.mean(axis=1, keepdims=True)
+    return float(np.mean((x[:, 1:] * x[:, :-1]).sum(axis=1) / (x**2).sum(axis=1)))
+
+
+def test_rank_plots_thin_each_chain_to_near_independent_draws():
+    from mcmc_pairs.comparisons.report import RANK_MAX_DRAWS, rank_step
+
+    slow = _ar1(0.99)
+    step = rank_step(slow)
+    kept = slow.values[:, ::step]
+    assert _lag1(kept) < 0.1  # what the band and p-value assume
+    # ...where thinning to RANK_MAX_DRAWS alone (the page before) left them dependent
+    assert _lag1(slow.values[:, :: 4000 // RANK_MAX_DRAWS]) > 0.8
+    assert rank_step(_ar1(0.0, draws=1000)) in (2, 3)  # iid: about two per effective draw
