@@ -100,9 +100,7 @@ def run_replications(
         The sampler's draws a replication may take, all chains and tuning
         included: the waits' bound (:func:`stall_limit`).
     start : int
-        The first index to run (the ones before it ran in an earlier call:
-        ``validate --replications auto`` grows a run this way, each
-        replication with the seed it would have in one call).
+        The first index to run (earlier ones ran before: ``--replications auto``).
 
     Returns
     -------
@@ -120,12 +118,7 @@ def run_replications(
     n = replications
     seeds = list(enumerate(np.random.SeedSequence(seed).spawn(n)))
     todo = n - start
-    if client is None:
-        chunk_ranges = chunks(todo, 1 if todo < 8 else max(1, todo // 8))
-    else:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        chunk_ranges = chunks(todo, 4 * workers)
-    chunk_ranges = [range(r.start + start, r.stop + start) for r in chunk_ranges]
+    chunk_ranges = _chunk_ranges(todo, start, client)
     done: list[dict] = []
     if client is None:
         for r in chunk_ranges:
@@ -157,6 +150,16 @@ def run_replications(
     if not errors:
         return finished, None
     return finished, f"{len(errors)} of {todo} replications failed; first: {errors[0]}"
+
+
+def _chunk_ranges(todo: int, start: int, client) -> list[range]:
+    """Split indices ``start .. start + todo - 1`` into chunks (8 a chunk here, 4 per worker)."""
+    if client is None:
+        parts = chunks(todo, 1 if todo < 8 else max(1, todo // 8))
+    else:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        parts = chunks(todo, 4 * workers)
+    return [range(r.start + start, r.stop + start) for r in parts]
 
 
 WORKERLESS_S = 120.0

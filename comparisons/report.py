@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import arviz_base as azb
-import arviz_stats as azs
 import numpy as np
 import pandas as pd
 
@@ -830,6 +829,8 @@ def rank_step(quantities) -> int:
     draw still rejected 9 % at 5 %, one per two 5.5 %), and at least what keeps
     :data:`RANK_MAX_DRAWS` a chain.
     """
+    import arviz_stats as azs  # loaded when a page is drawn, not when a run starts
+
     chains, draws = quantities.sizes["chain"], quantities.sizes["draw"]
     values = quantities.transpose("chain", "draw", "quantity").values
     with warnings.catch_warnings():

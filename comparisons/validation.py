@@ -203,8 +203,7 @@ def validate(
     progress : callable, optional
         Receives a :class:`ValidationEvent` as replications finish.
     resolution, max_replications : float, int
-        SBC with ``replications="auto"`` (:class:`AutoReplications`): the shift in
-        posterior sds to resolve, and the budget.
+        ``replications="auto"`` (:class:`AutoReplications`): shift to resolve, budget.
     **settings : int
         Override :data:`DEFAULTS` of the method (``replications``, ``steps``,
         ``draws``, ``tune``, ``chains``, ``seed``; SBC's ``max_draws``).
@@ -223,12 +222,7 @@ def validate(
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    auto = None
-    if settings.get("replications") == AUTO:
-        if method != "sbc":
-            raise ValueError(f"replications 'auto' is for --method sbc, not {method!r}")
-        auto = AutoReplications(resolution, max_replications, alpha)
-        settings["replications"] = min(AUTO_START, auto.max_replications)
+    auto = AutoReplications.asked_for(method, settings, resolution, max_replications, alpha)
     settings = resolve_settings(method, **settings)
     sim = simulator_for(pair)
     sampler, name = _sampler_under_test(pair, sampler, method, sim)
@@ -304,6 +298,27 @@ class AutoReplications:
         self.max_replications = check_integer(
             "max_replications", self.max_replications, LOWEST["replications"]
         )
+
+    @classmethod
+    def asked_for(
+        cls,
+        method: str,
+        settings: dict,
+        resolution: float,
+        max_replications: int,
+        alpha: float,
+    ) -> AutoReplications | None:
+        """Return the rule if ``settings`` ask for ``replications="auto"``, at its first stage.
+
+        ``None`` when they do not; ValueError for a method other than SBC.
+        """
+        if settings.get("replications") != AUTO:
+            return None
+        if method != "sbc":
+            raise ValueError(f"replications 'auto' is for --method sbc, not {method!r}")
+        auto = cls(resolution, max_replications, alpha)
+        settings["replications"] = min(AUTO_START, auto.max_replications)
+        return auto
 
     def next_total(self, done: list[dict]) -> int | None:
         """Return how many replications the run should have after the next stage; ``None``: stop."""
