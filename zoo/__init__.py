@@ -36,6 +36,15 @@ class ZooModel:
         What ``sample_planted_bug`` gets wrong, and by how many posterior sds.
     sbc : bool
         Whether simulation-based calibration applies (a proper prior to simulate from).
+    correct : str
+        The correct sampler's function in ``sampler.py`` (default ``sample``).
+    directory : str
+        The folder under ``zoo/`` when it is not ``name`` (two entries, two correct
+        samplers of one model).
+    verdict : str
+        What ``compare`` of the correct sampler says at the defaults and seed 1:
+        ``agree``, or ``not converged`` for a sampler built to mix too slowly to
+        reach the ESS gate within the default draws (never ``disagree``).
     """
 
     name: str
@@ -43,11 +52,14 @@ class ZooModel:
     data_file: str
     bug: str
     sbc: bool = True
+    correct: str = "sample"
+    directory: str = ""
+    verdict: str = "agree"
 
     @property
     def folder(self) -> Path:
         """The model's folder."""
-        return HERE / self.name
+        return HERE / (self.directory or self.name)
 
     @property
     def model(self) -> str:
@@ -61,7 +73,7 @@ class ZooModel:
 
     def sampler(self, planted_bug: bool = False) -> str:
         """``--sampler`` spec of the correct sampler, or of its planted bug."""
-        function = "sample_planted_bug" if planted_bug else "sample"
+        function = "sample_planted_bug" if planted_bug else self.correct
         return f"{self.folder / 'sampler.py'}:{function}"
 
 
@@ -119,6 +131,25 @@ MODELS: tuple[ZooModel, ...] = (
         shape="hierarchical linear growth (BUGS rats), 30 lines, 65 parameters (centred), Gibbs",
         data_file="data.json",
         bug="tau2_beta's shape a + N/2 + 1 (the density's exponent): tau2_beta mean -0.30 sd",
+    ),
+    ZooModel(
+        name="slow_mixing",
+        shape="slow but correct: random-walk Metropolis in 50 dimensions (IAT 140-800), "
+        "a 50-bump Gaussian regression",
+        data_file="data.json",
+        bug="Langevin-drifted proposal without the Hastings correction: every beta sd x 0.71 "
+        "(-0.29 sd), log_prior +0.99 sd",
+        verdict="not converged",
+    ),
+    ZooModel(
+        name="slow_ar1",
+        shape="slow but correct: an exact AR(1) chain with rho = 0.99 (IAT 199) on slow_mixing's "
+        "posterior",
+        data_file="data.json",
+        bug="slow_mixing's planted bug",
+        correct="sample_ar1",
+        directory="slow_mixing",
+        verdict="not converged",
     ),
 )
 """Every zoo model, in the order the power study and the tests run them."""

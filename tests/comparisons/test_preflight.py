@@ -205,7 +205,7 @@ def test_no_builtin_pair_or_zoo_model_is_refused_at_its_defaults_with_4_gib(monk
     for model in zoo.MODELS:
         data = read_data(model.data)
         runs.append((model_pair(model.model, data, model.sampler()), data, 1))
-    assert len(runs) == 15
+    assert len(runs) == 17
     largest = 0
     for pair, data, under_test in runs:
         witness = ModelWitness(pair.model, data, argument="model")

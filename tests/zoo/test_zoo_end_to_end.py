@@ -1,8 +1,9 @@
 """The calibration zoo, end to end through the command line.
 
 Per model (``zoo.MODELS``): the correct sampler agrees with PyMC (exit 0,
-``agree``) and the planted bug is caught (exit 1, ``disagree``), at a fixed
-seed and the default settings. Both compare with the same PyMC reference, read
+``agree``; a sampler built to mix slowly is ``not converged``, exit 1, as its
+``ZooModel.verdict`` says: never ``disagree``) and the planted bug is caught
+(exit 1, ``disagree``), at a fixed seed and the default settings. Both compare with the same PyMC reference, read
 from the session's reference cache by whichever comes second (``conftest.py``).
 """
 
@@ -42,6 +43,8 @@ def _cases(planted_bug):
     for model in zoo.MODELS:
         reason = XFAIL.get((model.name, kind))
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        if model.verdict != "agree" and not planted_bug:  # 5 looks to 16,000 draws: 30-50 s
+            marks.append(pytest.mark.slow)
         cases.append(pytest.param(model.name, marks=marks, id=model.name))
     return cases
 
@@ -49,8 +52,9 @@ def _cases(planted_bug):
 @pytest.mark.parametrize("name", _cases(planted_bug=False))
 def test_correct_sampler_agrees(name, tmp_path):
     status, document = _compare(name, False, tmp_path)
-    assert document["verdict"] == "agree", [c for c in document["checks"] if not c["passed"]]
-    assert status == 0
+    expected = zoo.get(name).verdict
+    assert document["verdict"] == expected, [c for c in document["checks"] if not c["passed"]]
+    assert status == (0 if expected == "agree" else 1)
 
 
 @pytest.mark.parametrize("name", _cases(planted_bug=True))
