@@ -6,7 +6,8 @@ independently of the sampler's normal equations. Each correct sampler (random-wa
 Metropolis, AR(1)) must match every coefficient's mean and variance, and the
 whitened total variance, within 4.5 Monte Carlo standard errors, the standard
 errors from arviz_stats' ESS of the autocorrelated draws; the planted bug must
-fail the same check. Its two correct samplers are two entries of ``zoo.MODELS`` (``slow_mixing``, ``slow_ar1``).
+fail the same check. Its two correct samplers are two entries of ``zoo.MODELS``
+(``slow_mixing``, ``slow_ar1``).
 """
 
 import ast
