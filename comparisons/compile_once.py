@@ -228,11 +228,14 @@ class _Template:
         """Return the compiled model holding ``values``; the shared variables hold them too.
 
         nutpie's compiled log density reads the data it is given (``with_data``);
-        the initial-point function PyMC compiled reads the shared variables.
+        the initial-point function PyMC compiled reads the shared variables. nutpie
+        takes only the shared variables its code reads: a dimension's length, which
+        PyMC keeps in a shared variable too (``dims``), is not one of them.
         """
         for name, value in values.items():
             self.shared[name].set_value(value)
-        return self.compiled.with_data(**values)
+        read = {var.name for var in self.compiled.shared_var_keys}
+        return self.compiled.with_data(**{k: v for k, v in values.items() if k in read})
 
 
 def _data_of(variable) -> np.ndarray | None:

@@ -80,6 +80,33 @@ def test_other_coordinates_are_compiled_for_themselves():
     assert (compiles.made, compiles.hits) == (2, 0)
 
 
+def test_a_model_with_dims_is_compiled_once_too():
+    """PyMC keeps a dimension's length in a shared variable nutpie's code never reads.
+
+    It was handed to nutpie's ``with_data`` with the lifted data, which refused it
+    (``KeyError: 'Unknown shared variable: coef'``) at every model with ``dims``
+    sampled a second time (zoo/deterministic_dims in the power study).
+    """
+    compiles = SameStructure()
+    x, y = data(0)
+
+    def model_with_dims():
+        with pm.Model(coords={"coef": ["intercept", "slope"]}) as model:
+            beta = pm.Normal("beta", 0.0, 2.0, dims="coef")
+            pm.Normal("y", mu=beta[0] + beta[1] * x, sigma=1.0, observed=y)
+        return model
+
+    def draws(model):
+        tree = pymc_runner.pymc_sample(
+            model, SETTINGS, {"nuts_sampler": "nutpie"}, None, compiles, cores=1, quiet=True
+        )
+        return tree["posterior"]["beta"].values
+
+    first, again = draws(model_with_dims()), draws(model_with_dims())
+    assert (compiles.made, compiles.hits) == (1, 1)
+    assert np.array_equal(first, again)
+
+
 def test_models_with_other_data_share_a_compile_and_their_draws_do_not_depend_on_order():
     """Replication 3's draws are the same whether replication 1 compiled first or not."""
     in_turn = SameStructure()
