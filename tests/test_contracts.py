@@ -87,10 +87,13 @@ def byom_doc(out) -> dict:
 def sbc_doc(out) -> dict:
     status = cli.main(
         ["validate", "bayes_net", "--method", "sbc", "--scheduler", SYNCHRONOUS,
-         "--replications", "20", "--seed", "5", "--out", str(out)]
+         "--replications", "auto", "--max-replications", "20", "--seed", "5",
+         "--out", str(out)]
     )  # fmt: skip
     assert status == cli.EXIT_AGREE
-    return json.loads((out / "bayes_net_sbc.json").read_text())
+    doc = json.loads((out / "bayes_net_sbc.json").read_text())
+    assert doc["settings"]["replications"] == 20 and doc["settings"]["auto"]["stages"]
+    return doc
 
 
 @pytest.fixture(scope="module")
