@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
+from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.registry import get_pair
 from mcmc_pairs.comparisons.run import run_pair
 from mcmc_pairs.handrolled import bayes_net as bn
@@ -342,9 +343,13 @@ display(pd.DataFrame(rows).T.round(4))
 # %% [markdown]
 # For 0/1 chains a trace plot is a barcode; the **running mean** of each chain
 # (seed 001 §7.1, the ergodic mean plot, 遍历均值图) is more telling: all chains should
-# settle on the exact probability. Rank plots work for discrete draws too (how
-# to read their band and p-value:
-# [The diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn)).
+# settle on the exact probability. A rank plot's test wants distinct draws, and
+# 0/1 draws tie: tied, a correct chain gets p = 0.00. So its ties are broken at
+# random first, by adding a uniform number in [0, 1) to every draw (the order
+# of 0 and 1 is kept), and each chain is thinned to about one draw per two
+# effective draws, since the test also assumes independent draws
+# (`report.near_independent`, as the report pages draw them; how to read the
+# plot: [The diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn)).
 
 # %%
 tree = result.sides["handrolled:gibbs"].tree
@@ -359,7 +364,7 @@ for ax, (node, p) in zip(axes, exact.items(), strict=True):
 plt.show()
 
 # %%
-azp.plot_rank(tree)
+azp.plot_rank(report.near_independent(tree))  # thinned, ties broken (0/1 draws)
 plt.show()
 
 # %% [markdown]

@@ -62,6 +62,7 @@ import xarray as xr
 from IPython.display import Markdown, display
 from scipy import stats
 
+from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.registry import get_pair
 from mcmc_pairs.comparisons.run import run_pair
 from mcmc_pairs.handrolled import bivariate_normal as gibbs
@@ -372,9 +373,12 @@ if draws >= 1000:
 #   (one colour each) draw the difference between the ECDF of its ranks and the
 #   uniform CDF (a Δ-ECDF curve). If the chains sample the same distribution each
 #   chain's ranks are uniform and every curve wanders close to 0. Each panel
-#   prints the p-value of a test that the ranks of all the chains are uniform
-#   (it allows for autocorrelation), against α = 0.01; below α the points that
-#   pull it down are marked. What this test and the verdict each use: [The
+#   prints the p-value of a test that the ranks of all the chains are uniform,
+#   against α = 0.01; below α the points that pull it down are marked. The test
+#   assumes independent draws, which a Markov chain's are not, so each chain is
+#   first thinned to about one draw per two effective draws
+#   (`report.near_independent`, as the report pages draw them). What this test
+#   and the verdict each use: [The
 #   diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn).
 # * **ESS**: the number of independent draws the correlated chain is worth; the
 #   MCSE of the mean is $\mathrm{sd}/\sqrt{\mathrm{ESS}}$.
@@ -388,9 +392,9 @@ azp.plot_trace_dist(gibbs_tree)
 plt.show()
 
 # %%
-azp.plot_rank(gibbs_tree)
+azp.plot_rank(report.near_independent(gibbs_tree))
 plt.show()
-azp.plot_rank(nuts_tree)
+azp.plot_rank(report.near_independent(nuts_tree))
 plt.show()
 
 # %%

@@ -355,9 +355,11 @@ if draws >= 1000:
 # * Its exchangeable draws are **independent draws**. Autocorrelated chains
 #   wander further than that, so correct chains of a slowly mixing sampler get a
 #   small p (below); the z-checks count the autocorrelation through the ESS. The
-#   report pages thin each chain to 500 draws (稀疏化（抽稀）) before drawing,
-#   which removes much of it; the rank plots of [mh_targets](mh_targets.ipynb)
-#   are drawn from every draw.
+#   report pages and the other notebooks thin each chain (稀疏化（抽稀）) to about
+#   one draw per two effective draws before drawing (`report.near_independent`),
+#   which removes it: the thinned draws are near-independent, as the test
+#   assumes. [mh_targets](mh_targets.ipynb) draws a random walk's rank plot both
+#   ways.
 # * With many draws it sees **chain-level differences** far below δ: one chain
 #   of four off by 0.1 sd, in 5 000 independent draws a chain, is flagged
 #   (below), while $\hat R$ stays below 1.01 and the statistics of the pooled
@@ -366,7 +368,10 @@ if draws >= 1000:
 # * The draws of a **discrete quantity** tie, and tied draws share a rank: each
 #   chain's ECDF climbs in steps that the test, made for distinct values, reads
 #   as a difference, so correct chains of a 0/1 quantity get p ≈ 0 (below). The
-#   verdict compares discrete quantities by their mean, sd and $P(X \le k)$.
+#   pages break the ties at random first: a uniform number in [0, 1) added to
+#   every draw keeps the order of 0 and 1 and makes the draws distinct, and the
+#   correct chains' p is fair again (below). The verdict compares discrete
+#   quantities by their mean, sd and $P(X \le k)$.
 #
 # **Why a second reference can stay `inconclusive`.** A pair may also run PyMC
 # with another step method (`mh_normal` and `mh_beta` run `pymc:metropolis`).
@@ -380,7 +385,7 @@ if draws >= 1000:
 # says "this reference would need more draws", nothing about the sampler under test.
 #
 # The rank plot of the planted bug, drawn by the report's own function (each
-# chain thinned to 500 draws), and the p-values of the cases above:
+# chain thinned by its ESS), and the p-values of the cases above:
 
 # %%
 from types import SimpleNamespace
@@ -390,14 +395,19 @@ import xarray as xr
 from mcmc_pairs.comparisons import report
 
 
-def rank_p(draws, thin_to=None):
-    """The p on a rank plot's panel (arviz-stats' multi-chain test) for draws (chain, draw)."""
-    draws = np.asarray(draws)
-    if thin_to:
-        draws = draws[:, :: -(-draws.shape[1] // thin_to)]  # as the report thins
-    ranks = xr.Dataset({"q": (("chain", "draw"), draws)}).azstats.compute_ranks(
-        dim=("chain", "draw"), relative=True
-    )
+def rank_p(draws, thin=None):
+    """The p on a rank plot's panel (arviz-stats' multi-chain test) for draws (chain, draw).
+
+    ``thin``: ``"500"``, each chain to 500 draws (the report pages before issue 40);
+    ``"ess"``, ``report.near_independent`` (the pages now: one draw per two effective
+    draws, a discrete quantity's ties broken at random).
+    """
+    dataset = xr.Dataset({"q": (("chain", "draw"), np.asarray(draws, dtype=float))})
+    if thin == "500":
+        dataset = dataset.isel(draw=slice(None, None, -(-dataset.sizes["draw"] // 500)))
+    elif thin == "ess":
+        dataset = report.near_independent(dataset)["posterior"].to_dataset()
+    ranks = dataset.azstats.compute_ranks(dim=("chain", "draw"), relative=True)
     return float(ranks.azstats.mchain_uniformity_test(dim=("chain", "draw"))[0]["q"])
 
 
@@ -410,7 +420,7 @@ plt.close(figure)
 
 right = result.sides["handrolled:gibbs"].quantities.sel(quantity=["x[0]", "x[1]"])
 p_bug, p_right = (
-    {q: rank_p(sides.sel(quantity=q).values, report.RANK_MAX_DRAWS) for q in ("x[0]", "x[1]")}
+    {q: rank_p(sides.sel(quantity=q).values, "ess") for q in ("x[0]", "x[1]")}
     for sides in (bug, right)
 )
 print(f"planted bug (verdict {broken.verdict}), rank-plot p: "
@@ -433,16 +443,19 @@ shifted[0] += 0.1
 coin = (rng.random((4, 1000)) < 0.3).astype(float)
 cases = {
     f"AR(1) chains, rho {rho}, every draw": rank_p(ar),
-    "the same, thinned to 500 a chain": rank_p(ar, report.RANK_MAX_DRAWS),
+    "the same, thinned to 500 a chain": rank_p(ar, "500"),
+    "the same, one per two effective draws": rank_p(ar, "ess"),
     "independent draws, one chain of four off by 0.1 sd": rank_p(shifted),
     "independent 0/1 draws, P(1) = 0.3": rank_p(coin),
+    "the same, ties broken at random": rank_p(coin, "ess"),
 }
 display(pd.Series(cases, name="rank-plot p").round(4).to_frame())
 print(f"AR(1): ESS {ess_ar:.0f} of {ar.size} draws, z of its mean against the exact 0: {z_ar:.2f}")
 print(f"one chain off by 0.1 sd: R-hat {float(azs.rhat(shifted)):.4f}")
 # the sentences above: the bug's chains pass the rank plot while the verdict says disagree;
-# autocorrelated, shifted-by-0.1-sd and 0/1 chains get a small p, and the thinned AR(1)
-# chains do not; the AR(1) mean passes its z-check; the shifted chains pass R-hat < 1.01
+# autocorrelated, shifted-by-0.1-sd and tied 0/1 chains get a small p, and the thinned
+# AR(1) chains and the untied 0/1 chains do not; the AR(1) mean passes its z-check; the
+# shifted chains pass R-hat < 1.01
 assert min(p_bug.values()) > 0.01
 assert p_bug == p_right  # the same ranks: the bug's chains are the right ones, stretched
 for q in ("x[0]", "x[1]"):
@@ -453,8 +466,10 @@ if draws >= 1000:
 alpha_rank = 0.01
 assert cases[f"AR(1) chains, rho {rho}, every draw"] < alpha_rank
 assert cases["the same, thinned to 500 a chain"] > alpha_rank
+assert cases["the same, one per two effective draws"] > alpha_rank
 assert cases["independent draws, one chain of four off by 0.1 sd"] < alpha_rank
 assert cases["independent 0/1 draws, P(1) = 0.3"] < alpha_rank
+assert cases["the same, ties broken at random"] > alpha_rank
 assert abs(z_ar) < 2.75  # the smallest Holm threshold above
 assert float(azs.rhat(shifted)) < 1.01
 
