@@ -138,14 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     names = args.models or [m.name for m in zoo.MODELS if m.name in BUG_SHIFTS]
     jobs = [(name, FIRST_SEED + k) for k in range(args.seeds) for name in names]
     start = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
-        runs = list(pool.map(one_run, *zip(*jobs, strict=True)))
-    for run in runs:
-        print(run, flush=True)
-    runs.sort(key=lambda r: (names.index(r["model"]), r["seed"]))
     command = " ".join(["python scripts/sbc_resolution.py", *(argv or sys.argv[1:])])
-    page = render(runs, command, time.perf_counter() - start)
-    write_atomic(args.out, page)
+    runs: list[dict] = []
+    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
+        for run in pool.map(one_run, *zip(*jobs, strict=True)):  # in order, as they finish
+            print(run, flush=True)
+            runs.append(run)
+            ordered = sorted(runs, key=lambda r: (names.index(r["model"]), r["seed"]))
+            page = render(ordered, command, time.perf_counter() - start)
+            write_atomic(args.out, page)  # the runs so far: an interrupted study keeps them
     print(page)
     return 0
 
