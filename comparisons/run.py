@@ -12,6 +12,7 @@ hand-rolled variants of the pair (``handrolled``), a sampler under test
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -508,9 +509,9 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
                     "--sampler pymc puts PyMC's own sampler under test: it needs --reference "
                     "FILE, the stored draws to compare it with"
                 )
-            source = PymcSource(role, variant, witness.model, settings, pair, None, {})
+            source = PymcSource(role, variant, witness.model, own_seed(settings), pair, None, {})
         elif (step := StepMethod.parse(spec)) is not None:
-            source = PymcSource(role, variant, witness.model, settings, pair, step, {})
+            source = PymcSource(role, variant, witness.model, own_seed(settings), pair, step, {})
         elif (port := NumpyroSampler.parse(spec, pair.variables)) is not None:
             source = HandwrittenSource(
                 pair.name, role, variant, port, data, settings, shapes, name=str(port)
@@ -519,6 +520,26 @@ def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) ->
             source = HandwrittenSource(pair.name, role, variant, spec, data, settings, shapes)
         growing[side_label(role, variant)] = source
     return growing
+
+
+UNDER_TEST_STREAM = 1
+"""The child of the run's seed that a PyMC run under test draws from (:func:`own_seed`)."""
+
+
+def own_seed(settings: Settings) -> Settings:
+    """Return ``settings`` with the seed of a PyMC run under test: its own stream.
+
+    PyMC's reference and a PyMC sampler under test (``pymc-step:...``, or
+    ``pymc`` against stored draws made with the run's seed) drew from the
+    same seed. Where the reference runs the same step (PyMC's default for 0/1
+    variables is ``BinaryGibbsMetropolis``, which a certification puts under
+    test), the two runs were the same draws, and the copy check called the
+    step a copy of the reference. The run under test now draws from child
+    :data:`UNDER_TEST_STREAM` of the seed: independent of the reference, and
+    the same bits for the same seed.
+    """
+    stream = np.random.SeedSequence([settings["seed"], UNDER_TEST_STREAM])
+    return dataclasses.replace(settings, seed=int(stream.generate_state(1)[0]))
 
 
 def _reference_store(directory, pair: Pair, data, settings, witness) -> ReferenceCache | None:

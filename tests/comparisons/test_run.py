@@ -74,3 +74,45 @@ def test_settings_are_checked():
         run.resolve_settings(pair, draws=0)
     with pytest.raises(ValueError, match="chains must be >= 2"):
         run.resolve_settings(pair, chains=1)
+
+
+COINS = """
+import pymc as pm
+
+
+def build_model(data):
+    with pm.Model() as model:
+        pm.Bernoulli("x", float(data["p"]))
+        pm.Bernoulli("y", float(data["p"]))
+    return model
+
+
+def steps(model):
+    from pymc.step_methods.metropolis import BinaryGibbsMetropolis
+
+    return [BinaryGibbsMetropolis([model["x"], model["y"]])]
+"""
+
+
+@pytest.mark.parametrize("own_stream", [True, False])
+def test_a_pymc_step_under_test_draws_apart_from_the_reference(tmp_path, monkeypatch, own_stream):
+    """PyMC's default for 0/1 variables is BinaryGibbsMetropolis: the reference runs it too.
+
+    With the run's seed on both sides their draws were the same and the copy check
+    failed the step (found certifying PyMC's steps, issue 41); the run under test
+    has its own stream of the seed now (``run.own_seed``).
+    """
+    from mcmc_pairs.comparisons.byom import model_pair
+
+    (tmp_path / "coins.py").write_text(COINS)
+    if not own_stream:
+        monkeypatch.setattr(run, "own_seed", lambda settings: settings)
+    step = f"pymc-step:{tmp_path}/coins.py:steps"
+    pair = model_pair(f"{tmp_path}/coins.py:build_model", {"p": 0.5}, sampler=step)
+    result = run.run_pair(pair, sampler=step, seed=3, draws=500, tune=100, max_draws=500)
+    copy = result.checks[result.checks["kind"] == "copy"]
+    if own_stream:
+        assert copy["passed"].all() and result.verdict == "agree", result.checks
+        assert run.own_seed(run.resolve_settings(pair, seed=3))["seed"] != 3
+    else:
+        assert not copy["passed"].all() and result.verdict == "disagree"
