@@ -565,10 +565,9 @@ def _diagnostic_figures(result: PairResult) -> list[str]:
         "band however right it is. So each chain is first thinned to about one draw per "
         f"{energy.THIN_FACTOR} effective draws (the chains' pooled within-chain ESS, smallest "
         f"over the plotted quantities), and to at most {RANK_MAX_DRAWS}; each title gives the "
-        "thinning. A "
-        "discrete quantity's ties are broken at random (a uniform jitter below its lattice's "
-        "spacing), as the test wants distinct draws. The verdict does not read these "
-        "panels.</p>",
+        "thinning. A discrete quantity's ties are broken at random (a uniform jitter below "
+        "its lattice's spacing), as the test wants distinct draws. The verdict does not read "
+        "these panels.</p>",
         *(
             f"<h3>{html.escape(label)}</h3>"
             + drawn(rank_figure, side, alt=f"rank plot of {label}", sides=[label])
@@ -698,14 +697,9 @@ def _plotted_names(result: PairResult) -> list[str]:
     return [str(n) for n in names[:MAX_PLOTTED]]
 
 
-def _side_tree(side, names: Sequence[str], step: int = 1):
-    """Return the plotted quantities of one side as a DataTree, one variable each.
-
-    Every chain keeps every ``step``-th draw.
-    """
+def _side_tree(side, names: Sequence[str]):
+    """Return the plotted quantities of one side as a DataTree, one variable each."""
     q = side.quantities.sel(quantity=list(names))
-    if step > 1:
-        q = q.isel(draw=slice(None, None, step))
     return azb.from_dict({"posterior": {str(n): q.sel(quantity=n).values for n in names}})
 
 
