@@ -1,7 +1,7 @@
 """Measure what an SBC pass certifies on regression, and check it by planting shifts.
 
 1. The statement of :func:`mcmc_pairs.comparisons.sbc.sensitivity` (the smallest mean shift
-   and sd ratios detected with 95 % power) for runs of ``regression``'s correct
+   and sd ratios detected with 80 % power) for runs of ``regression``'s correct
    blocked Gibbs at 50, 100, 200 and 800 replications (seed 11, 1,000 draws,
    tune 50).
 2. The check: the correct sampler with its ``beta0`` draws shifted by 0.4 and
