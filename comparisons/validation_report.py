@@ -227,7 +227,8 @@ def certificate(sens: dict | None) -> str:
         elif high is not None:
             ruled_out.append(f"an sd ratio >= {high:g}")
     if ruled_out:
-        text = f"this run rules out, {at}, {' and '.join(ruled_out)}; not shifts below"
+        text = f"this run rules out, {at}, {' and '.join(ruled_out)}"
+        text += "; not shifts below" if reached else "; no shift of a posterior mean"
     else:
         text = f"this run rules out no distortion on the grid {at}"
     if unreached and reached:

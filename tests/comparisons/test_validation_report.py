@@ -165,6 +165,10 @@ def test_the_certificate_names_each_quantitys_threshold_and_what_it_cannot_see()
         "this run rules out no distortion on the grid with 80% power at its 100 ranked "
         "replications; sd ratios are not measured (every quantity is discrete)"
     )
+    assert validation_report.certificate(_statement({"a": None}, 0.5, 2.0)) == (
+        "this run rules out, with 80% power at its 100 ranked replications, an sd ratio "
+        "outside [0.5, 2]; no shift of a posterior mean"
+    )
     many = {f"q{i}": 0.4 for i in range(6)} | {"z": 0.6}
     words = validation_report.certificate(_statement(many))
     assert ">= 0.4 in q0, q1, q2, q3 and 2 more; >= 0.6 in z" in words
