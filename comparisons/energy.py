@@ -87,6 +87,17 @@ ALPHA = 0.001
 """False-alarm rate of one energy check; added to the z-checks' family-wise rate."""
 
 
+def thin_step(total: int, ess: float, at_most: int) -> int:
+    """Return the step that keeps one draw per :data:`THIN_FACTOR` effective draws.
+
+    ``total`` draws (all chains) worth ``ess`` effective ones; raised so that at
+    most ``at_most`` are kept in all. The energy check thins by it, and so do the
+    report's rank plots (:func:`~.report.rank_step`).
+    """
+    step = math.ceil(THIN_FACTOR * total / max(ess, 1.0))
+    return max(1, step, math.ceil(total / at_most))
+
+
 def thinned(quantities: xr.DataArray, min_ess: float) -> np.ndarray:
     """Return near-independent draws: every chain thinned by the smallest bulk ESS.
 
@@ -106,8 +117,7 @@ def thinned(quantities: xr.DataArray, min_ess: float) -> np.ndarray:
     """
     chains, draws = quantities.sizes["chain"], quantities.sizes["draw"]
     min_ess = min_ess if np.isfinite(min_ess) else 1.0
-    step = max(1, math.ceil(THIN_FACTOR * chains * draws / max(min_ess, 1.0)))
-    step = max(step, math.ceil(chains * draws / MAX_DRAWS))
+    step = thin_step(chains * draws, min_ess, MAX_DRAWS)
     values = quantities.transpose("chain", "draw", "quantity").values
     return values[:, ::step, :]
 

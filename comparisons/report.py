@@ -896,8 +896,7 @@ def rank_step(quantities) -> int:
         warnings.simplefilter("ignore")  # a constant quantity's ESS is NaN: left out
         ess = np.asarray(azs.ess(centred, method="mean"), dtype=float)
     smallest = float(np.nanmin(ess)) if np.isfinite(ess).any() else chains * draws
-    step = math.ceil(energy.THIN_FACTOR * chains * draws / max(smallest, 1.0))
-    return max(1, step, math.ceil(draws / RANK_MAX_DRAWS))
+    return energy.thin_step(chains * draws, smallest, chains * RANK_MAX_DRAWS)
 
 
 def autocorr_figure(side):
