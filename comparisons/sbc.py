@@ -573,7 +573,10 @@ def default_bins(n: int, L: int = SBC_RANK_DRAWS) -> int:
 
 
 def sbc_checks(
-    replications: Sequence[Mapping], alpha: float = agreement.ALPHA, bins: int | None = None
+    replications: Sequence[Mapping],
+    alpha: float = agreement.ALPHA,
+    bins: int | None = None,
+    statement: dict | None = None,
 ) -> tuple:
     """Judge SBC ranks: one ECDF band test per quantity, Holm-corrected; refusals counted.
 
@@ -586,6 +589,9 @@ def sbc_checks(
     bins : int, optional
         Bins of the chi-square shown beside the verdict (must divide ``L + 1``;
         default :func:`default_bins`).
+    statement : dict, optional
+        :func:`sensitivity` of these replications at ``alpha`` when already
+        computed (``replications="auto"`` computes it to decide when to stop).
 
     Returns
     -------
@@ -626,7 +632,7 @@ def sbc_checks(
         details["bins"] = bins = bins or default_bins(len(ranked))
         details["chi2"] = _chi2_rows(ranks, names, bins)
     checks = _holm_band(pd.DataFrame(rows), alpha, len(ranked))
-    details["sensitivity"] = sensitivity(ranked, alpha)
+    details["sensitivity"] = statement if statement is not None else sensitivity(ranked, alpha)
     return _count_refusals(checks, details, replications, refused, len(ranked))
 
 

@@ -245,7 +245,7 @@ def validate(
         result = ValidationResult(verdict=ERROR, checks=_empty_checks(), error=error, **base)
         raise ValidationError(f"{method} on {pair.name}: {error}", result)
     start = time.perf_counter()
-    checks, details = CHECKS[method](done, alpha)
+    checks, details = CHECKS[method](done, alpha, **(auto.known() if auto else {}))
     base["timings"]["checks_s"] = time.perf_counter() - start  # SBC: its sensitivity too
     return ValidationResult(
         verdict=verdict_of(checks, details), checks=checks, details=details, **base
@@ -282,6 +282,9 @@ class AutoReplications:
         Per stage, ``replications`` and the ``shift`` it rules out (``None``: none on the grid).
     asked : int
         The replications the current stage asked for.
+    last : dict or None
+        The last stage's :func:`~.sbc.sensitivity`: the final run's statement, not
+        computed again by :func:`~.sbc.sbc_checks`.
     """
 
     resolution: float
@@ -289,6 +292,7 @@ class AutoReplications:
     alpha: float
     stages: list[dict] = field(default_factory=list)
     asked: int = 0
+    last: dict | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.resolution, bool) or not isinstance(self.resolution, int | float):
@@ -322,7 +326,7 @@ class AutoReplications:
 
     def next_total(self, done: list[dict]) -> int | None:
         """Return how many replications the run should have after the next stage; ``None``: stop."""
-        sens = sensitivity(done, self.alpha)
+        sens = self.last = sensitivity(done, self.alpha)
         shift = None if sens is None else sens["shift"]
         self.stages.append({"replications": len(done), "shift": shift})
         if shift is not None and shift <= self.resolution:
@@ -330,6 +334,10 @@ class AutoReplications:
         if len(done) >= self.max_replications:
             return None
         return min(2 * len(done), self.max_replications)
+
+    def known(self) -> dict:
+        """Return :func:`~.sbc.sbc_checks`' ``statement`` argument: the last stage's, if any."""
+        return {} if self.last is None else {"statement": self.last}
 
     def record(self) -> dict:
         """Return the settings' ``auto`` entry: the rule, the stages and whether it was resolved."""
