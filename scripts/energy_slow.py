@@ -32,9 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-import arviz_stats as azs
 import numpy as np
-import xarray as xr
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -43,19 +41,9 @@ from mcmc_pairs.comparisons import energy  # noqa: E402
 from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from energy_size import LEVELS, interval  # noqa: E402
+from energy_size import LEVELS, ar1_chains, interval, side  # noqa: E402
 
 SCENARIOS = ("ar99_1k", "ar99_16k", "rwm50", "rwm50_16k")
-
-
-def ar1(rng: np.random.Generator, rhos: np.ndarray, chains: int, draws: int) -> np.ndarray:
-    """Stationary AR(1) chains with N(0, 1) marginals, shape (chains, draws, len(rhos))."""
-    x = np.empty((chains, draws, len(rhos)))
-    x[:, 0] = rng.standard_normal((chains, len(rhos)))
-    noise = np.sqrt(1 - rhos**2) * rng.standard_normal((chains, draws, len(rhos)))
-    for t in range(1, draws):
-        x[:, t] = rhos * x[:, t - 1] + noise[:, t]
-    return x
 
 
 def rwm(rng: np.random.Generator, d: int, chains: int, draws: int) -> np.ndarray:
@@ -84,16 +72,9 @@ def scenario(name: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarra
     """Return the fast side's and the slow side's draws of one correct pair."""
     if name.startswith("ar99"):
         draws = 16_000 if name.endswith("16k") else 1_000
-        return ar1(rng, np.full(130, 0.3), 4, 1_000), ar1(rng, np.full(130, 0.99), 4, draws)
+        return ar1_chains(rng, np.full(130, 0.3)), ar1_chains(rng, np.full(130, 0.99), draws)
     draws = 16_000 if name.endswith("16k") else 4_000
     return features(rng.standard_normal((4, 1_000, 50))), features(rwm(rng, 50, 4, draws))
-
-
-def side(values: np.ndarray) -> tuple[xr.DataArray, float]:
-    """Quantities of a (chain, draw, m) array and their smallest bulk ESS."""
-    da = xr.DataArray(values, dims=("chain", "draw", "quantity"))
-    ess = azs.ess(xr.Dataset({"q": da}), method="bulk")["q"].values
-    return da, float(np.nanmin(ess))
 
 
 def p_values(name: str, runs: int) -> tuple[np.ndarray, float]:
