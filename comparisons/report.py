@@ -472,7 +472,8 @@ def render_pair(result: PairResult) -> str:
         f"<p>{verdict_sentence(result)}</p>",
         f"<p>{honesty_sentence(result)}</p>",
         f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
-        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides.</p>",
+        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides."
+        f"{_stopped_sentence(result)}</p>",
         *_sides_section(result),
         *extras,
         "<h2>Resolution reached</h2>",
@@ -629,6 +630,12 @@ def _draws_sentence(result: PairResult) -> str:
     if held:
         text += " (" + ", ".join(f"{label} kept {n}" for label, n in held.items()) + ")"
     return text
+
+
+def _stopped_sentence(result: PairResult) -> str:
+    """Say why a run stopped growing before its last look, undecided (``run.FUTILITY``)."""
+    stopped = result.looks[-1].get("stopped") if result.looks else None
+    return f" The run stopped growing early: {html.escape(stopped)}." if stopped else ""
 
 
 def _discrete_sentence(result: PairResult) -> str:

@@ -56,6 +56,14 @@ reference (label ``"pymc"``), or a second PyMC reference (a step method)."""
 SEVERITY = agreement.VERDICTS  # = kinds.SEVERITY: best to worst; the pair's is its worst side's
 DECIDED = (agreement.AGREE, agreement.DISAGREE)
 """The verdicts that end a sequential run (every side under test has one)."""
+FUTILITY = 2.0
+"""A run stops growing when, from its second look on, every side under test is ``not
+converged`` and the smallest ESS of each, grown in proportion to its draws up to
+``max_draws``, would still fall short of the gate by this factor (:meth:`_Comparison.futile`).
+ESS grows about linearly in the draws once a chain has found its stationary distribution:
+a side that will pass the gate at ``max_draws`` does not look hopeless by a factor 2 at
+its second look. A chain that is not mixing at all (R-hat about 2 at every look: Stan's
+dense-metric bug, ``shipped/stan_dense_metric``) is told so after 2 looks, not 5."""
 
 
 @dataclass
@@ -215,6 +223,9 @@ def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> Pa
         looks.append(look := run.look(k, n, len(schedule), to_grow))
         if look.decided or k == len(schedule) or run.out_of_time(started, look):
             break
+        if stopped := run.futile(look, schedule[-1]):
+            look.stopped = stopped
+            break
         to_grow = run.sides_to_grow(look)
         if not to_grow:  # what would decide it is stored draws, which cannot grow
             break
@@ -238,10 +249,12 @@ class _Look:
     summaries: dict[str, pd.DataFrame]
     quantities: dict[str, xr.DataArray]
     compared: list[tuple[str, str]]
+    stopped: str | None = None
+    """Why the run stopped growing at this look although undecided (:meth:`_Comparison.futile`)."""
 
     def record(self) -> dict[str, Any]:
         """Return the look as the JSON report's ``looks`` entry."""
-        return {
+        record = {
             "look": self.k,
             "draws": self.draws,
             "grown": self.grown,
@@ -250,6 +263,7 @@ class _Look:
             "seconds": self.seconds,
             "verdicts": dict(self.verdicts),
         }
+        return record | ({"stopped": self.stopped} if self.stopped else {})
 
 
 @dataclass
@@ -392,6 +406,33 @@ class _Comparison:
         """Return True when another look, at twice this one's time, would pass ``max_seconds``."""
         budget = self.settings["max_seconds"]
         return budget is not None and (time.perf_counter() - started) + 2 * look.seconds > budget
+
+    def futile(self, look: _Look, max_draws: int) -> str | None:
+        """Return why growing to ``max_draws`` cannot mend the look's sides, else None.
+
+        From the second look on, when every side under test is ``not converged``
+        and each one's smallest bulk or tail ESS times ``max_draws / draws`` is
+        below the gate (:data:`~.agreement.ESS_PER_CHAIN_MIN` per chain) divided by
+        :data:`FUTILITY`. A side that is undecided for another reason
+        (``inconclusive``) keeps the run growing.
+        """
+        labels = self.under_test()
+        if look.k < 2 or any(look.verdicts[label] != agreement.NOT_CONVERGED for label in labels):
+            return None
+        gate = agreement.ESS_PER_CHAIN_MIN * self.settings["chains"]
+        projected = {}
+        for label in labels:
+            summary = look.summaries[label]
+            ess = np.nan_to_num(summary[["ess_bulk", "ess_tail"]].to_numpy(dtype=float), nan=0.0)
+            draws = self.sides[label].tree["posterior"].sizes["draw"]
+            projected[label] = float(ess.min()) * max_draws / draws
+            if projected[label] >= gate / FUTILITY:
+                return None
+        said = ", ".join(f"{label} {value:.0f}" for label, value in projected.items())
+        return (
+            f"futile: at {max_draws} draws per chain the smallest ESS would reach about {said}, "
+            f"below the gate of {gate} by more than a factor {FUTILITY:g}"
+        )
 
     def sides_to_grow(self, look: _Look) -> list[str]:
         """Return the sides the next look grows: those under test, and PyMC when it limits them.

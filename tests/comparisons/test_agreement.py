@@ -429,6 +429,22 @@ def test_discrete_quantities_are_whole_numbers_or_few_atoms():
     assert agreement.discrete_quantities({"a": a.isel(quantity=[1])}) == []
 
 
+def test_the_centred_product_of_two_counts_is_discrete_and_of_a_count_and_a_real_is_not():
+    rng = np.random.default_rng(3)
+    counts = rng.poisson([4.0, 100.0], size=(4, 1000, 2)).astype(float)
+    real = rng.normal(size=(4, 1000, 1))
+    components = xr.DataArray(
+        np.concatenate([counts, real], axis=-1),
+        dims=("chain", "draw", "quantity"),
+        coords={"quantity": ["x[3]", "x[5]", "y"]},
+    )
+    products = agreement.centred_products(components, {"x[3]": 4.1, "x[5]": 99.7, "y": 0.0})
+    side = xr.concat([components, products], dim="quantity")
+    lattice = products.sel(quantity="x[3]*x[5]").values
+    assert np.any(lattice != np.round(lattice))  # not whole numbers,
+    assert np.unique(lattice).size > agreement.MAX_ATOMS  # and too many atoms to count
+    assert agreement.discrete_quantities({"a": side}) == ["x[3]", "x[5]", "x[3]*x[5]"]
+
 def test_a_discrete_quantity_is_compared_by_indicators_not_quantiles():
     verdict, checks, _ = agreement.compare_draws(
         {"a": lattice_side(1), "b": lattice_side(2)}, [("a", "b")]

@@ -172,3 +172,47 @@ def test_a_tolerance_finer_than_the_budget_resolves_ends_inconclusive():
 def test_budget_settings_are_checked(setting, value, match):
     with pytest.raises(ValueError, match=match):
         run.resolve_settings(PAIR, draws=100, **{setting: value})
+
+
+class AR1Draws:
+    """A correct but autocorrelated sampler: an AR(1) of N(mu, Sigma) with ``rho``, started
+    at the target (its covariance written out again here, not shared with any witness)."""
+
+    def __init__(self, rho: float):
+        self.rho = rho
+
+    def __call__(self, data, *, draws, tune, chains, random_seed):
+        mu, sigma, rho = np.asarray(data["mu"]), np.asarray(data["sigma"]), data["rho"]
+        cov = np.array([[sigma[0] ** 2, rho * sigma[0] * sigma[1]], [0, sigma[1] ** 2]])
+        cov[1, 0] = cov[0, 1]
+        chol = np.linalg.cholesky(cov)
+        x = np.empty((chains, draws, 2))
+        for c, rng in enumerate(np.random.default_rng(random_seed).spawn(chains)):
+            z = rng.standard_normal((tune + draws + 1, 2)) @ chol.T
+            state = z[0]
+            for t in range(tune + draws):
+                state = self.rho * state + np.sqrt(1 - self.rho**2) * z[t + 1]
+                if t >= tune:
+                    x[c, t - tune] = mu + state
+        return {"x": x}
+
+
+def test_a_chain_that_cannot_reach_the_gate_stops_growing_at_the_second_look():
+    result = run.run_pair(
+        PAIR, sampler=AR1Draws(0.9995), draws=100, chains=4, max_draws=3200,
+        seed=1, progress=quiet,
+    )  # fmt: skip
+    assert result.verdict == agreement.NOT_CONVERGED
+    assert [look["draws"] for look in result.looks] == [100, 200]
+    assert "futile" in result.looks[-1]["stopped"]
+    assert all("stopped" not in look for look in result.looks[:-1])
+
+
+def test_a_slow_chain_that_will_reach_the_gate_keeps_growing():
+    result = run.run_pair(
+        PAIR, sampler=AR1Draws(0.9), draws=100, chains=4, max_draws=3200,
+        seed=1, progress=quiet,
+    )  # fmt: skip
+    assert result.verdict == agreement.AGREE
+    assert len(result.looks) > 2
+    assert all("stopped" not in look for look in result.looks)
