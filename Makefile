@@ -10,9 +10,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: report test test-slow lint bench bench-report clean venv power notebooks check-report check-notebooks
+.PHONY: report test test-slow lint bench bench-report clean venv power certify notebooks check-report check-notebooks
 
 report: $(STAMP)
+	$(BIN)/python scripts/shipped.py page reports
 	$(BIN)/mcmc-pairs report --out reports
 
 # Tests run on one pytest-xdist worker per core, a test file per worker (its module fixtures
@@ -32,6 +33,11 @@ test-slow: $(STAMP)
 POWER_ARGS ?=
 power: $(STAMP)
 	$(BIN)/python scripts/power.py --max-minutes 55 --out benchmarks $(POWER_ARGS)
+
+# PyMC's step methods against nutpie's NUTS on every zoo model, posteriordb posterior and
+# pair (scripts/certify.py): benchmarks/certify.md; resumable, CERTIFY_ARGS=--scheduler ADDRESS.
+certify: $(STAMP)
+	$(BIN)/python scripts/certify.py --out benchmarks $(CERTIFY_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -82,7 +88,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || { py=$$(scripts/find-python) && echo "creating $(VENV) with $$py" && "$$py" -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/python -m uv pip install --quiet --compile-bytecode --python $(BIN)/python -e ".[dev,numpyro]"
+	$(BIN)/python -m uv pip install --quiet --compile-bytecode --python $(BIN)/python -e ".[dev,numpyro,shipped]"
 	@touch $@
 
 clean:

@@ -612,6 +612,8 @@ def _figures_of(result: PairResult) -> Callable[..., str]:
     return drawn
 
 
+SHIPPED_PAGE = "shipped.html"
+"""The catalogue's page (``shipped/``), linked from the index when the directory has it."""
 TABLE_ROWS = 20
 """Rows of a summary table shown on a page (LDA has hundreds; the JSON has them all)."""
 
@@ -1021,6 +1023,12 @@ def write_index(entries: Sequence[Mapping], out: Path) -> Path:
     ]
     if any(e["verdict"] == REFERENCE_FAILED for e in entries):
         body.append(f"<p>{REFERENCE_FAILED}: {html.escape(REFERENCE_ADVICE_INDEX)}</p>")
+    if (Path(out) / SHIPPED_PAGE).exists():  # written by scripts/shipped.py (make report)
+        body.append(
+            f'<p><a href="{SHIPPED_PAGE}">Bugs that shipped</a>: sampler bugs that reached '
+            "users of PyMC, NumPyro, Stan, BlackJAX and emcee, re-created, and what the "
+            "suite and the checks users make by hand say about each.</p>"
+        )
     path = Path(out) / "index.html"
     write_atomic(path, html.page("mcmc-pairs report", body))
     return path

@@ -25,11 +25,17 @@ import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons import contract, reuse
-from mcmc_pairs.comparisons.contract import call_sampler, to_datatree
+from mcmc_pairs.comparisons.contract import SamplerError, call_sampler, to_datatree
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import Pair
-from mcmc_pairs.comparisons.pymc_runner import PYMC, pymc_cores, pymc_method, pymc_sample
+from mcmc_pairs.comparisons.pymc_runner import (
+    PYMC,
+    StepMethod,
+    pymc_cores,
+    pymc_method,
+    pymc_sample,
+)
 
 HANDROLLED, USER, PYMC_STEP = Role.HANDROLLED, Role.USER, Role.PYMC_STEP
 
@@ -384,6 +390,12 @@ def run_pymc(role, variant, model, settings, pair: Pair, step, compiles=None) ->
             progressbar=sys.stderr.isatty(),
             **pymc_cores(pair.pymc_kwargs, step),
         )
+    except Exception as exc:
+        if not isinstance(step, StepMethod) or isinstance(exc, ValueError):
+            raise
+        # a step under test that fails while sampling is a sampler that raised (PyMC's
+        # Metropolis proposing 2 for a 0/1 node that indexes a table: IndexError)
+        raise SamplerError(f"sampler {step} raised {type(exc).__name__}: {exc}") from exc
     finally:
         log.setLevel(level)
     total = time.perf_counter() - start

@@ -74,6 +74,7 @@ from __future__ import annotations
 import argparse
 import functools
 import hashlib
+import importlib
 import json
 import math
 import os
@@ -308,7 +309,15 @@ def run_task(function: str, args: Sequence, deadline: float | None = None) -> li
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
-        return TASKS[function](*args)
+        return _task(function)(*args)
+
+
+def _task(function: str) -> Callable[..., list[dict]]:
+    """Return ``TASKS[function]``, or ``module:name`` imported (another script's tasks)."""
+    if function in TASKS:
+        return TASKS[function]
+    module, _, name = function.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 @dataclass(frozen=True)

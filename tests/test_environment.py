@@ -16,7 +16,7 @@ def _split(requirement: str) -> tuple[str, str]:
 def pyproject_requirements() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]  # the extras make test installs
-    listed = project["dependencies"] + extras["dev"] + extras["numpyro"]
+    listed = project["dependencies"] + extras["dev"] + extras["numpyro"] + extras["shipped"]
     return dict(_split(r) for r in listed)
 
 

@@ -445,6 +445,7 @@ def test_the_centred_product_of_two_counts_is_discrete_and_of_a_count_and_a_real
     assert np.unique(lattice).size > agreement.MAX_ATOMS  # and too many atoms to count
     assert agreement.discrete_quantities({"a": side}) == ["x[3]", "x[5]", "x[3]*x[5]"]
 
+
 def test_a_discrete_quantity_is_compared_by_indicators_not_quantiles():
     verdict, checks, _ = agreement.compare_draws(
         {"a": lattice_side(1), "b": lattice_side(2)}, [("a", "b")]

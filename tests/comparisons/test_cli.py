@@ -333,3 +333,33 @@ def test_a_report_worker_that_dies_costs_a_rerun_not_every_pair(tmp_path, capsys
     err = capsys.readouterr().err
     assert [done[0][0]["verdict"]] == ["error"]
     assert f"error in pair {pairs[1].name}: its worker died twice" in err
+
+
+TABLE_BY_COIN = """
+import pymc as pm
+import pytensor.tensor as pt
+
+
+def build_model(data):
+    with pm.Model() as model:
+        coin = pm.Bernoulli("coin", p=data["p"])
+        pm.Potential("table", pt.as_tensor([0.0, 0.5])[coin])  # indexes by the 0/1 node
+    return model
+
+
+def metropolis(model):
+    return pm.Metropolis(model.free_RVs)  # proposes 2 and -1 too: IndexError
+"""
+
+
+def test_a_step_that_raises_while_sampling_is_one_line_and_exit_2(tmp_path, capsys):
+    """Found certifying PyMC's steps (issue 41): a traceback, exit 1, and no line naming it."""
+    (tmp_path / "coin.py").write_text(TABLE_BY_COIN)
+    (tmp_path / "data.json").write_text('{"p": 0.5}')
+    argv = ["compare", "--model", f"{tmp_path}/coin.py:build_model"]
+    argv += ["--data", str(tmp_path / "data.json"), "--out", str(tmp_path / "out")]
+    argv += ["--sampler", f"pymc-step:{tmp_path}/coin.py:metropolis", "--seed", "1"]
+    assert cli.main(argv) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert len(errors) == 1 and "metropolis raised IndexError" in errors[0], errors
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
