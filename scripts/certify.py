@@ -27,7 +27,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,7 +40,6 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import power  # noqa: E402
 
-from mcmc_pairs.comparisons.errors import one_line  # noqa: E402
 from mcmc_pairs.comparisons.execution import open_client  # noqa: E402
 from mcmc_pairs.comparisons.files import writable_dir, write_atomic  # noqa: E402
 
@@ -64,6 +65,14 @@ STEPS: dict[str, tuple[str, dict]] = {
 """Step name → (PyMC class name, keyword arguments); ``default`` is ``pm.sample``'s choice."""
 
 NOTES: dict[str, str] = {
+    "DEMetropolis": (
+        "A live PyMC defect: the population sampler steps every chain from the previous "
+        "iteration's points (a simultaneous update), which is not a Metropolis-Hastings move "
+        "on the product space; with 4 chains the draws are too narrow (on N(0, I_3) sd about "
+        "0.88 at every seed and over 400,000 draws; DE-MC in NumPy: second moment 0.75 all at "
+        "once, 0.99 one by one). Reproduction: "
+        "`shipped/found/pymc_demetropolis_parallel_update/repro.py`."
+    ),
     "CategoricalGibbsMetropolis(proportional)": (
         "A live PyMC defect: the proportional proposal's acceptance ratio uses the rescaled "
         "probability p_j / (1 - p_i) where Liu's ratio needs p_j; on Categorical(0.2, 0.3, 0.5) "
@@ -72,6 +81,21 @@ NOTES: dict[str, str] = {
     ),
 }
 """What each ``disagree`` is, by step (a PyMC defect) or by ``step/model`` (a false alarm)."""
+
+
+ERRORS: dict[str, str] = {
+    "appears with different types": (
+        "a live PyMC defect: `pm.sample` refuses a compound of `Metropolis` (for the model's "
+        "discrete variables) and this step, whose `accepted` statistic is `bool` where "
+        "`Metropolis`'s is `float64`; reproduction `shipped/found/pymc_compound_stats_dtype`"
+    ),
+    "index is out of bounds": (
+        "`Metropolis` proposes values outside a 0/1 variable's support (2, -1), and the model "
+        "indexes a probability table with them before the variable's log density can reject "
+        "them: PyMC assigns `BinaryGibbsMetropolis` there by default"
+    ),
+}
+"""What each ``error`` is, by a part of its message."""
 
 
 class NotApplicable(ValueError):
@@ -140,9 +164,16 @@ def models() -> dict[str, dict]:
     return found
 
 
+LIMIT = 300.0
+"""Seconds a ``compare`` may take before it is stopped: ``timeout`` in the table."""
+
+
 def certify_task(step: str, name: str, spec: dict, seed: int) -> list[dict]:
-    """Run ``compare`` of ``name`` with ``step`` under test; return its record."""
-    from mcmc_pairs.comparisons import run
+    """Run ``compare`` of ``name`` with ``step`` under test, as a command; return its record.
+
+    The command runs in a fresh process (an honest wall time, and a run that overruns
+    :data:`LIMIT` is stopped); the step's competence is judged here first.
+    """
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.registry import get_pair
     from mcmc_pairs.comparisons.witness import ModelWitness
@@ -161,26 +192,48 @@ def certify_task(step: str, name: str, spec: dict, seed: int) -> list[dict]:
         record["took"] = f"{len(taken)} of {len(model.value_vars)}"
         if not taken:
             return [record | {"verdict": "not applicable"}]
-    sampler = f"pymc-step:{HERE}:{_attribute(step)}"
-    start = time.perf_counter()
-    try:
-        result = run.run_pair(pair, sampler=sampler, data=data, seed=seed, progress=power._quiet)
-    except (ValueError, RuntimeError) as exc:
-        return [record | {"verdict": "error", "error": one_line(exc)[:300]}]
-    side = next(label for label in result.sides if label != "pymc")
-    return [
-        record
-        | {
-            "verdict": str(result.verdict),
-            "looks": len(result.looks),
-            "draws": result.looks[-1]["draws"],
-            "stopped": bool(result.looks[-1].get("stopped")),
-            "ess_per_second": result.ess_per_second(side),
-            "seconds": time.perf_counter() - start,
-            "failed": int((~result.checks["passed"].astype(bool)).sum()),
-            "checks": len(result.checks),
-        }
-    ]
+    return [record | _compare(step, name, spec, seed)]
+
+
+def _compare(step: str, name: str, spec: dict, seed: int) -> dict:
+    """Run the command of one certification; return what the table reads from its JSON.
+
+    ``spec["script"]`` is this file in the checkout (a Dask worker imports a copy of it
+    from its scratch directory, where ``--sampler`` could not import it).
+    """
+    script = Path(spec["script"])
+    with tempfile.TemporaryDirectory() as out:
+        what = [name] if spec["group"] == "pairs" else ["--model", spec["model"]]
+        what += [] if spec["group"] == "pairs" else ["--data", spec["data"], "--name", name]
+        argv = [sys.executable, "-m", "mcmc_pairs", "compare", *what, "--seed", str(seed)]
+        argv += ["--sampler", f"pymc-step:{script}:{_attribute(step)}", "--out", out]
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(
+                argv, cwd=script.parents[1], capture_output=True, text=True, timeout=LIMIT
+            )
+        except subprocess.TimeoutExpired:
+            return {"verdict": "timeout", "seconds": time.perf_counter() - start}
+        seconds = time.perf_counter() - start
+        reports = list(Path(out).glob("*.json"))
+        if not reports:
+            error = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            return {"verdict": "error", "error": error[:300], "seconds": seconds}
+        document = json.loads(reports[0].read_text())
+    side = next(label for label in document["sides"] if label != "pymc")
+    summary = document["sides"][side]["summary"]
+    return {
+        "verdict": document["verdict"],
+        "rhat_max": max(row["r_hat"] for row in summary.values()),
+        "ess_min": min(row["ess_bulk"] for row in summary.values()),
+        "looks": len(document["looks"]),
+        "draws": document["looks"][-1]["draws"],
+        "stopped": bool(document["looks"][-1].get("stopped")),
+        "ess_per_second": document["sides"][side]["ess_bulk_per_second"],
+        "seconds": seconds,
+        "failed": sum(not c["passed"] for c in document["checks"]),
+        "checks": len(document["checks"]),
+    }
 
 
 def _data(spec: str) -> dict:
@@ -199,9 +252,9 @@ def tasks(steps: Sequence[str], chosen: dict[str, dict], seed: int) -> list[powe
         power.Task(
             order=(i, j),
             function="certify:certify_task",  # power.run_task imports it on a worker
-            args=(step, name, spec, seed),
+            args=(step, name, spec | {"script": str(HERE)}, seed),
             identity=["certify", step, name, seed],
-            settings={"files": power.files_digest(HERE, *_files(spec))},
+            settings={"files": power.files_digest(*_files(spec)), "step": list(STEPS[step])},
         )
         for i, (name, spec) in enumerate(chosen.items())
         for j, step in enumerate(steps)
@@ -240,17 +293,44 @@ def render(records: list[dict], steps: Sequence[str], names: Sequence[str]) -> s
     disagree = [r for r in records if r["verdict"] == "disagree"]
     lines += ["## Every `disagree`, explained", ""]
     for r in disagree:
-        note = NOTES.get(f"{r['step']}/{r['model']}") or NOTES.get(r["step"]) or "**unexplained**"
+        note = NOTES.get(f"{r['step']}/{r['model']}") or NOTES.get(r["step"]) or _stuck(r)
         lines.append(f"- `{r['step']}` on `{r['model']}`: {note}")
     if not disagree:
         lines.append("None.")
+    errors = [r for r in records if r["verdict"] == "error"]
+    lines += ["", "## Every `error`, explained", ""]
+    for r in errors:
+        why = next((n for key, n in ERRORS.items() if key in r.get("error", "")), "**unexplained**")
+        lines.append(f"- `{r['step']}` on `{r['model']}`: {why} (`{r.get('error', '')[:120]}`)")
+    if not errors:
+        lines.append("None.")
     return "\n".join(lines) + "\n"
+
+
+STUCK_RHAT = 1.5
+"""Above this largest R-hat, a ``disagree`` is a step that has not left its starting region."""
+
+
+def _stuck(r: dict) -> str:
+    """Explain a ``disagree`` of a step whose chains have not mixed, else say it is unexplained."""
+    rhat, ess = r.get("rhat_max"), r.get("ess_min")
+    if rhat is None or not rhat > STUCK_RHAT:
+        return "**unexplained**"
+    return (
+        f"the step does not mix here at the defaults (largest R-hat {rhat:.2f}, smallest bulk "
+        f"ESS {ess:.0f} at {r['draws']:,} draws per chain): its chains are still near their "
+        "starting points, far enough from the posterior for a gross z-difference, so "
+        "`disagree` is the true statement about these draws; a method that fails on this "
+        "shape, not a defect of its code"
+    )
 
 
 def _cell(r: dict) -> str:
     """Return one cell of the table: verdict, draws per chain, ESS per second, variables taken."""
     if r["verdict"] in ("not applicable", "error"):
         return r["verdict"]
+    if r["verdict"] == "timeout":
+        return f"timeout (> {LIMIT:.0f} s)"
     ess = r.get("ess_per_second")
     speed = f", {ess:.0f} ESS/s" if ess is not None and math.isfinite(ess) else ""
     k, _, n = r.get("took", "").partition(" of ")
@@ -270,6 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, default=math.inf)
     parser.add_argument("--fresh", action="store_true", help="ignore the journal")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks")
+    parser.add_argument(
+        "--render", action="store_true", help="write the table from the journal, run nothing"
+    )
     args = parser.parse_args(argv)
     every = models()
     unknown = sorted(set(args.models or ()) - set(every))
@@ -282,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     journal = power.Journal(args.out / JOURNAL)
     kept, _ = ({}, 0) if args.fresh else journal.load()
     done = {t.key: kept[t.key] for t in everything if t.key in kept}
-    todo = [t for t in everything if t.key not in done]
+    todo = [] if args.render else [t for t in everything if t.key not in done]
     deadline = None if math.isinf(args.max_minutes) else time.time() + 60 * args.max_minutes
     client = cluster = None
     print(f"{len(everything)} tasks; {len(done)} finished before; {len(todo)} to run", flush=True)

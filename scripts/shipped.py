@@ -51,6 +51,8 @@ JOBS = ("compare", "hand", "sbc")
 FIX_SEEDS = (1, 2, 3)
 HAND_RHAT, HAND_ESS, HAND_DECIMALS = 1.01, 400, 2
 """The checks by hand: R-hat < 1.01, bulk ESS > 400, means equal at two decimals."""
+FIXED_TARGET = "samples a fixed target"
+"""``validate``'s refusal of a model without observed data: SBC does not apply (exit 2)."""
 START, END = "<!-- shipped:table:start -->", "<!-- shipped:table:end -->"
 
 
@@ -90,11 +92,13 @@ def entries(names: Sequence[str] | None = None) -> list[Entry]:
     return [Entry(n, json.loads(found[n].read_text())) for n in (names or found)]
 
 
-def runs(entry: Entry, jobs: Sequence[str]) -> Iterator[tuple[str, str, int]]:
-    """Yield the (job, version, seed) runs of ``entry``: bug at seed 1, fix at its seeds."""
+def runs(
+    entry: Entry, jobs: Sequence[str], fix_seeds: Sequence[int] = FIX_SEEDS
+) -> Iterator[tuple[str, str, int]]:
+    """Yield the (job, version, seed) runs of ``entry``: bug at seed 1, fix at ``fix_seeds``."""
     for job in jobs:
         yield job, "bug", 1
-        for seed in (1,) if job == "hand" else FIX_SEEDS:
+        for seed in (1,) if job == "hand" else fix_seeds:
             yield job, "fixed", seed
 
 
@@ -110,20 +114,29 @@ def command(entry: Entry, job: str, version: str, seed: int, out: Path) -> list[
     return [*COMMAND, "compare", *common, *entry.meta["options"], *extra, "--out", str(out)]
 
 
-def measure(entry: Entry, job: str, version: str, seed: int) -> dict:
-    """Run one command; return its record (verdict, exit, time, and what the job reads)."""
+def measure(entry: Entry, job: str, version: str, seed: int, limit: float | None = None) -> dict:
+    """Run one command; return its record (verdict, exit, time, and what the job reads).
+
+    A command still running after ``limit`` seconds is stopped: verdict ``"timeout"``.
+    """
     with tempfile.TemporaryDirectory() as out:
         argv = command(entry, job, version, seed, Path(out))
         started = time.perf_counter()
-        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+        try:
+            done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=limit)
+        except subprocess.TimeoutExpired:
+            done = None
         seconds = time.perf_counter() - started
         reports = list(Path(out).glob("*.json"))
         document = json.loads(reports[0].read_text()) if reports else None
     record = {
         "entry": entry.name, "job": job, "version": version, "seed": seed,
-        "digest": entry.digest(), "exit": done.returncode, "seconds": round(seconds, 1),
+        "digest": entry.digest(), "seconds": round(seconds, 1),
         "command": " ".join(a.replace(str(ROOT) + "/", "") for a in argv[1:]),
     }  # fmt: skip
+    if done is None:
+        return record | {"exit": None, "verdict": "timeout", "limit": limit}
+    record["exit"] = done.returncode
     if document is None:
         record["verdict"] = "error"
         record["error"] = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -211,12 +224,12 @@ def run(args: argparse.Namespace) -> int:
     records = load()
     for entry in entries(args.entries):
         digest = entry.digest()
-        for job, version, seed in runs(entry, args.jobs):
+        for job, version, seed in runs(entry, args.jobs, args.fix_seeds):
             key = (entry.name, job, version, seed)
             old = [r for r in records if (r["entry"], r["job"], r["version"], r["seed"]) == key]
             if old and old[0]["digest"] == digest and not args.again:
                 continue
-            record = measure(entry, job, version, seed)
+            record = measure(entry, job, version, seed, args.limit)
             records = [r for r in records if r not in old] + [record]
             save(records)
             print(
@@ -238,9 +251,14 @@ def _find(records, entry, job, version, seed=1) -> dict | None:
 
 
 def _run_cell(r: dict | None, digest: str) -> str:
+    """Return one run's cell: verdict, exit status, looks or replications, wall time."""
     if r is None:
         return "not run"
     stale = "" if r["digest"] == digest else " (stale)"
+    if r["verdict"] == "timeout":
+        return f"did not finish in {r['limit']:.0f} s (stopped){stale}"
+    if r["verdict"] == "error" and FIXED_TARGET in r.get("error", ""):
+        return f"not applicable: a fixed target, no data to simulate{stale}"
     if r["job"] == "sbc":
         reps = f", {r['replications']} replications" if r.get("replications") else ""
         return f"{r['verdict']} (exit {r['exit']}{reps}, {r['seconds']:.0f} s){stale}"
@@ -248,6 +266,13 @@ def _run_cell(r: dict | None, digest: str) -> str:
         f", {r['looks']} look{'s' * (r['looks'] != 1)} to {r['draws']:,}" if "looks" in r else ""
     )
     return f"{r['verdict']} (exit {r['exit']}{looks}, {r['seconds']:.0f} s){stale}"
+
+
+def _seeds_cell(cells: list[str]) -> str:
+    """Join the cells of the fix's seeds; a run that does not apply is said once."""
+    if cells and cells[0].startswith("not applicable"):
+        return cells[0]
+    return "; ".join(cells)
 
 
 def _caught(r: dict | None) -> str:
@@ -292,7 +317,7 @@ def rows(records: list[dict]) -> list[dict]:
             "caught": min(_caught(compare), _caught(sbc), key=CAUGHT.index),
             "fixes": "; ".join(_run_cell(r, d) for r in fixes),
             "fixes_agree": all(r is not None and r["verdict"] == "agree" for r in fixes),
-            "sbc_fixes": "; ".join(_run_cell(r, d) for r in sbc_fixes),
+            "sbc_fixes": _seeds_cell([_run_cell(r, d) for r in sbc_fixes]),
             "hand_bug": _hand_cell(_find(records, name, "hand", "bug")),
             "hand_fix": _hand_cell(_find(records, name, "hand", "fixed")),
         })  # fmt: skip
@@ -415,6 +440,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--entries", nargs="+", help="entry folders (default: all)")
     r.add_argument("--jobs", nargs="+", choices=JOBS, default=list(JOBS))
     r.add_argument("--again", action="store_true", help="rerun runs already recorded")
+    r.add_argument("--fix-seeds", nargs="+", type=int, default=list(FIX_SEEDS))
+    r.add_argument("--limit", type=float, help="seconds after which a run is stopped")
     sub.add_parser("render", help="write shipped/README.md's tables")
     p = sub.add_parser("page", help="write the report's page shipped.html")
     p.add_argument("directory", help="the report directory (make report: reports)")

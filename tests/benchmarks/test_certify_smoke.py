@@ -28,13 +28,15 @@ shipped = _load("shipped")
 def test_a_step_competent_for_no_variable_is_not_applicable_without_a_run():
     models = certify.models()
     assert {"zoo", "posteriordb", "pairs"} == {m["group"] for m in models.values()}
-    [record] = certify.certify_task("HamiltonianMC", "bayes_net", models["bayes_net"], 1)
+    spec = models["bayes_net"] | {"script": str(ROOT / "scripts" / "certify.py")}
+    [record] = certify.certify_task("HamiltonianMC", "bayes_net", spec, 1)
     assert record["verdict"] == "not applicable" and record["took"] == "0 of 3"
 
 
 def test_a_step_on_a_pair_gets_a_verdict_and_its_speed():
     models = certify.models()
-    [record] = certify.certify_task("BinaryGibbsMetropolis", "bayes_net", models["bayes_net"], 1)
+    spec = models["bayes_net"] | {"script": str(ROOT / "scripts" / "certify.py")}
+    [record] = certify.certify_task("BinaryGibbsMetropolis", "bayes_net", spec, 1)
     assert record["verdict"] == "agree" and record["took"] == "3 of 3"
     assert record["ess_per_second"] > 0 and record["draws"] >= 1000
 

@@ -328,3 +328,15 @@ def test_ties_are_broken_below_the_lattice_and_the_order_kept():
     tree, step = near_independent(xr.Dataset({"c": (("chain", "draw"), coin)}), with_step=True)
     kept = tree["posterior"]["c"].values
     assert np.array_equal(np.floor(kept), coin[:, ::step]) and len(np.unique(kept)) == kept.size
+
+
+def test_the_index_links_the_catalogue_page_only_when_the_directory_has_it(tmp_path):
+    from mcmc_pairs.comparisons.report import SHIPPED_PAGE, write_index
+
+    entry = {"name": "p", "title": "t", "verdict": "agree", "seconds": 1.0, "sides": []}
+    assert SHIPPED_PAGE not in write_index([entry], tmp_path).read_text()
+    (tmp_path / SHIPPED_PAGE).write_text("<html></html>")  # scripts/shipped.py page (make report)
+    assert (
+        f'<a href="{SHIPPED_PAGE}">Bugs that shipped</a>'
+        in write_index([entry], tmp_path).read_text()
+    )

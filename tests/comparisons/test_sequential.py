@@ -206,6 +206,9 @@ def test_a_chain_that_cannot_reach_the_gate_stops_growing_at_the_second_look():
     assert [look["draws"] for look in result.looks] == [100, 200]
     assert "futile" in result.looks[-1]["stopped"]
     assert all("stopped" not in look for look in result.looks[:-1])
+    from mcmc_pairs.comparisons.report import render_pair
+
+    assert "The run stopped growing early: futile" in render_pair(result)
 
 
 def test_a_slow_chain_that_will_reach_the_gate_keeps_growing():
