@@ -307,8 +307,8 @@ def render(records: list[dict], steps: Sequence[str], names: Sequence[str]) -> s
     return "\n".join(lines) + "\n"
 
 
-STUCK_RHAT = 1.5
-"""Above this largest R-hat, a ``disagree`` is a step that has not left its starting region."""
+STUCK_RHAT = 1.1
+"""Above this largest R-hat, a ``disagree`` is a step whose chains have not converged."""
 
 
 def _stuck(r: dict) -> str:
@@ -317,11 +317,11 @@ def _stuck(r: dict) -> str:
     if rhat is None or not rhat > STUCK_RHAT:
         return "**unexplained**"
     return (
-        f"the step does not mix here at the defaults (largest R-hat {rhat:.2f}, smallest bulk "
-        f"ESS {ess:.0f} at {r['draws']:,} draws per chain): its chains are still near their "
-        "starting points, far enough from the posterior for a gross z-difference, so "
-        "`disagree` is the true statement about these draws; a method that fails on this "
-        "shape, not a defect of its code"
+        f"the step has not converged here at the defaults (largest R-hat {rhat:.2f}, smallest "
+        f"bulk ESS {ess:.0f} at {r['draws']:,} draws per chain): its chains still carry their "
+        "starting points or drift, far enough from the posterior for a gross z-difference, so "
+        "`disagree` is the true statement about these draws; a method too slow for this "
+        "shape at PyMC's default tuning, not a defect of its code"
     )
 
 
