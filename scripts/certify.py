@@ -221,11 +221,12 @@ def _compare(step: str, name: str, spec: dict, seed: int) -> dict:
             return {"verdict": "error", "error": error[:300], "seconds": seconds}
         document = json.loads(reports[0].read_text())
     side = next(label for label in document["sides"] if label != "pymc")
-    summary = document["sides"][side]["summary"]
+    rows = document["sides"][side]["summary"].values()
     return {
         "verdict": document["verdict"],
-        "rhat_max": max(row["r_hat"] for row in summary.values()),
-        "ess_min": min(row["ess_bulk"] for row in summary.values()),
+        # a chain that never moves has no R-hat or ESS (null in the JSON): infinite, none
+        "rhat_max": max(math.inf if row["r_hat"] is None else row["r_hat"] for row in rows),
+        "ess_min": min(0.0 if row["ess_bulk"] is None else row["ess_bulk"] for row in rows),
         "looks": len(document["looks"]),
         "draws": document["looks"][-1]["draws"],
         "stopped": bool(document["looks"][-1].get("stopped")),
