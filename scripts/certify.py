@@ -27,9 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import command  # noqa: E402
 import power  # noqa: E402
 
 from mcmc_pairs.comparisons.execution import open_client  # noqa: E402
@@ -175,6 +174,7 @@ def certify_task(step: str, name: str, spec: dict, seed: int) -> list[dict]:
     :data:`LIMIT` is stopped); the step's competence is judged here first.
     """
     from mcmc_pairs.comparisons.byom import model_pair
+    from mcmc_pairs.comparisons.datafile import read_data
     from mcmc_pairs.comparisons.registry import get_pair
     from mcmc_pairs.comparisons.witness import ModelWitness
 
@@ -182,7 +182,7 @@ def certify_task(step: str, name: str, spec: dict, seed: int) -> list[dict]:
         pair = get_pair(name)
         data = pair.load_data()
     else:
-        data = _data(spec["data"])
+        data = read_data(spec["data"])  # a file, or posteriordb:NAME
         pair = model_pair(spec["model"], data, name=name)
     record = {"step": step, "model": name, "group": spec["group"], "seed": seed}
     model = ModelWitness(pair.model, data, argument="model").model
@@ -202,24 +202,15 @@ def _compare(step: str, name: str, spec: dict, seed: int) -> dict:
     from its scratch directory, where ``--sampler`` could not import it).
     """
     script = Path(spec["script"])
-    with tempfile.TemporaryDirectory() as out:
-        what = [name] if spec["group"] == "pairs" else ["--model", spec["model"]]
-        what += [] if spec["group"] == "pairs" else ["--data", spec["data"], "--name", name]
-        argv = [sys.executable, "-m", "mcmc_pairs", "compare", *what, "--seed", str(seed)]
-        argv += ["--sampler", f"pymc-step:{script}:{_attribute(step)}", "--out", out]
-        start = time.perf_counter()
-        try:
-            done = subprocess.run(
-                argv, cwd=script.parents[1], capture_output=True, text=True, timeout=LIMIT
-            )
-        except subprocess.TimeoutExpired:
-            return {"verdict": "timeout", "seconds": time.perf_counter() - start}
-        seconds = time.perf_counter() - start
-        reports = list(Path(out).glob("*.json"))
-        if not reports:
-            error = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            return {"verdict": "error", "error": error[:300], "seconds": seconds}
-        document = json.loads(reports[0].read_text())
+    what = [name] if spec["group"] == "pairs" else ["--model", spec["model"]]
+    what += [] if spec["group"] == "pairs" else ["--data", spec["data"], "--name", name]
+    sampler = f"pymc-step:{script}:{_attribute(step)}"
+    ran = command.run(["compare", *what, "--seed", str(seed), "--sampler", sampler],
+                      script.parents[1], LIMIT)  # fmt: skip
+    if ran.timed_out:
+        return {"verdict": "timeout", "seconds": ran.seconds}
+    if (document := ran.document) is None:
+        return {"verdict": "error", "error": ran.error[:300], "seconds": ran.seconds}
     side = next(label for label in document["sides"] if label != "pymc")
     rows = document["sides"][side]["summary"].values()
     return {
@@ -231,20 +222,10 @@ def _compare(step: str, name: str, spec: dict, seed: int) -> dict:
         "draws": document["looks"][-1]["draws"],
         "stopped": bool(document["looks"][-1].get("stopped")),
         "ess_per_second": document["sides"][side]["ess_bulk_per_second"],
-        "seconds": seconds,
+        "seconds": ran.seconds,
         "failed": sum(not c["passed"] for c in document["checks"]),
         "checks": len(document["checks"]),
     }
-
-
-def _data(spec: str) -> dict:
-    """Read a model's data: a file, or ``posteriordb:NAME``."""
-    from mcmc_pairs.comparisons.datafile import read_data
-    from mcmc_pairs.pairdata import posteriordb
-
-    if spec.startswith("posteriordb:"):
-        return posteriordb.load_data(spec.removeprefix("posteriordb:"))
-    return read_data(spec)
 
 
 def tasks(steps: Sequence[str], chosen: dict[str, dict], seed: int) -> list[power.Task]:
@@ -373,7 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if todo:
             client, cluster = open_client(args.scheduler, workers=args.workers)
-            for name in ("planted.py", "power.py", "certify.py"):
+            for name in ("planted.py", "power.py", "command.py", "certify.py"):
                 client.upload_file(str(ROOT / "scripts" / name), load=False)
         new, failures = power.execute(todo, client, deadline, journal, power._say)
     finally:

@@ -31,22 +31,21 @@ import hashlib
 import html
 import json
 import re
-import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from command import run as command_run  # noqa: E402
 
 from mcmc_pairs.comparisons.files import write_atomic  # noqa: E402
 
 SHIPPED = ROOT / "shipped"
 RESULTS = SHIPPED / "results.json"
-COMMAND = [sys.executable, "-m", "mcmc_pairs"]
 JOBS = ("compare", "hand", "sbc")
 FIX_SEEDS = (1, 2, 3)
 HAND_RHAT, HAND_ESS, HAND_DECIMALS = 1.01, 400, 2
@@ -102,16 +101,16 @@ def runs(
             yield job, "fixed", seed
 
 
-def command(entry: Entry, job: str, version: str, seed: int, out: Path) -> list[str]:
-    """Return the command line of one run."""
+def command(entry: Entry, job: str, version: str, seed: int) -> list[str]:
+    """Return the arguments of one run (``command.run`` adds the program and ``--out``)."""
     name = f"{entry.name}_{version}_{job}_{seed}"
     model = ["--model", f"{entry.folder / 'model.py'}:build_model"]
     model += ["--data", str(entry.folder / "data.json")]
     common = [*model, "--sampler", entry.sampler(version), "--name", name, "--seed", str(seed)]
     if job == "sbc":
-        return [*COMMAND, "validate", "--method", "sbc", *common, "--out", str(out)]
+        return ["validate", "--method", "sbc", *common]
     extra = ["--max-draws", "1000"] if job == "hand" else []
-    return [*COMMAND, "compare", *common, *entry.meta["options"], *extra, "--out", str(out)]
+    return ["compare", *common, *entry.meta["options"], *extra]
 
 
 def measure(entry: Entry, job: str, version: str, seed: int, limit: float | None = None) -> dict:
@@ -119,28 +118,18 @@ def measure(entry: Entry, job: str, version: str, seed: int, limit: float | None
 
     A command still running after ``limit`` seconds is stopped: verdict ``"timeout"``.
     """
-    with tempfile.TemporaryDirectory() as out:
-        argv = command(entry, job, version, seed, Path(out))
-        started = time.perf_counter()
-        try:
-            done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=limit)
-        except subprocess.TimeoutExpired:
-            done = None
-        seconds = time.perf_counter() - started
-        reports = list(Path(out).glob("*.json"))
-        document = json.loads(reports[0].read_text()) if reports else None
+    ran = command_run(command(entry, job, version, seed), ROOT, limit)
     record = {
         "entry": entry.name, "job": job, "version": version, "seed": seed,
-        "digest": entry.digest(), "seconds": round(seconds, 1),
-        "command": " ".join(a.replace(str(ROOT) + "/", "") for a in argv[1:]),
+        "digest": entry.digest(), "seconds": round(ran.seconds, 1),
+        "command": " ".join(a.replace(str(ROOT) + "/", "") for a in ran.argv[1:]),
     }  # fmt: skip
-    if done is None:
+    if ran.timed_out:
         return record | {"exit": None, "verdict": "timeout", "limit": limit}
-    record["exit"] = done.returncode
+    record["exit"] = ran.exit
+    document = ran.document
     if document is None:
-        record["verdict"] = "error"
-        record["error"] = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return record
+        return record | {"verdict": "error", "error": ran.error}
     record["verdict"] = document["verdict"]
     if job == "sbc":
         record["replications"] = document["settings"].get("replications")
