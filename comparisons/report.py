@@ -26,6 +26,7 @@ from mcmc_pairs.comparisons.agreement import (
     DISAGREE,
     DIVERGENCES,
     INCONCLUSIVE,
+    LEAD,
     NOT_CONVERGED,
     REFERENCE_FAILED,
     STATISTICS,
@@ -473,7 +474,7 @@ def render_pair(result: PairResult) -> str:
         f"<p>{honesty_sentence(result)}</p>",
         f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
         f"{s['tune']} tuning steps, seed {s['seed']}, on both sides."
-        f"{_stopped_sentence(result)}</p>",
+        f"{_held_sentence(result)}{_stopped_sentence(result)}</p>",
         *_sides_section(result),
         *extras,
         "<h2>Resolution reached</h2>",
@@ -632,6 +633,21 @@ def _draws_sentence(result: PairResult) -> str:
     if held:
         text += " (" + ", ".join(f"{label} kept {n}" for label, n in held.items()) + ")"
     return text
+
+
+def _held_sentence(result: PairResult) -> str:
+    """Say which looks held an ``agree`` for its lead (``agreement.LEAD``) and grew on."""
+    said = [
+        f"{label} at look {look['look']} ({value:.2f})"
+        for look in result.looks
+        for label, value in look.get("held", {}).items()
+    ]
+    if not said:
+        return ""
+    return (
+        " Held for a lead, an agree that grew on because its checks' mean squared "
+        f"z-score was {LEAD:g} or more: {html.escape(', '.join(said))}."
+    )
 
 
 def _stopped_sentence(result: PairResult) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,6 +251,8 @@ class _Look:
     compared: list[tuple[str, str]]
     stopped: str | None = None
     """Why the run stopped growing at this look although undecided (:meth:`_Comparison.futile`)."""
+    held: dict[str, float] = field(default_factory=dict)
+    """Sides that agreed but were held for their lead, by label (:func:`~.agreement.held_sides`)."""
 
     def record(self) -> dict[str, Any]:
         """Return the look as the JSON report's ``looks`` entry."""
@@ -263,6 +265,8 @@ class _Look:
             "seconds": self.seconds,
             "verdicts": dict(self.verdicts),
         }
+        if self.held:
+            record["held"] = dict(self.held)
         return record | ({"stopped": self.stopped} if self.stopped else {})
 
 
@@ -357,7 +361,9 @@ class _Comparison:
         if len(divergences := self.divergences()):
             checks = pd.concat([checks, divergences], ignore_index=True)
         verdicts = agreement.side_verdicts(checks, list(self.sides), reference=PYMC)
-        decided = all(verdicts[label] in DECIDED for label in self.under_test())
+        labels = self.under_test()
+        held = agreement.held_sides(checks, verdicts, labels) if k < looks else {}
+        decided = all(verdicts[label] in DECIDED and label not in held for label in labels)
         return _Look(
             k=k,
             draws=n,
@@ -371,6 +377,7 @@ class _Comparison:
             summaries=summaries,
             quantities=quantities,
             compared=compared,
+            held=held,
         )
 
     def divergences(self) -> pd.DataFrame:
@@ -441,7 +448,7 @@ class _Comparison:
         :attr:`cannot_grow`: its own Monte Carlo error limits the resolution.
         """
         labels = self.under_test()
-        if _reference_limits(look.checks, look.summaries, labels):
+        if _reference_limits(look.checks, look.summaries, labels, held=list(look.held)):
             labels.append(PYMC)
         self.cannot_grow = [label for label in labels if not self.growing[label].grows]
         return [label for label in labels if self.growing[label].grows]
@@ -616,13 +623,17 @@ def _reference_sides(pair, settings, witness, cache, stored, store) -> dict[str,
 
 
 def _reference_limits(
-    checks: pd.DataFrame, summaries: Mapping[str, pd.DataFrame], labels: list[str]
+    checks: pd.DataFrame,
+    summaries: Mapping[str, pd.DataFrame],
+    labels: list[str],
+    held: Sequence[str] = (),
 ) -> bool:
     """Return True when more PyMC draws would help decide the sides ``labels``.
 
     That is when PyMC fails a gate or an exact check of its own is not within
     its tolerance, or when, in a comparison of one of ``labels`` with PyMC that
-    is not yet within its tolerance, PyMC's squared MCSE is at least
+    is not yet within its tolerance (every comparison of a side ``held`` for its
+    lead, :func:`~.agreement.held_sides`), PyMC's squared MCSE is at least
     :data:`REFERENCE_SHARE` of the difference's variance. Otherwise the
     undecided sides' own Monte Carlo error is what keeps them undecided, and
     only they grow: NUTS is usually far ahead of a hand-written sampler, and
@@ -634,7 +645,7 @@ def _reference_limits(
     open_ = checks[
         checks["side"].isin(labels)
         & (checks["kind"] == CheckKind.AGREEMENT)
-        & checks["equivalent"].eq(False)
+        & (checks["equivalent"].eq(False) | checks["side"].isin(held))
     ]
     reference = summaries[PYMC]
     for row in open_.itertuples():
