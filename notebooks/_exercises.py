@@ -7,6 +7,13 @@ unattended in the tests). Wrong, it gives a hint; right, the explanation. The
 checking cells are tagged ``checker`` and hidden (``jupyter.source_hidden``;
 the published pages show their output only), since their code holds the answer.
 
+A number typed as a string (``"3"`` for ``3``) is refused with a one-line
+message asking for a number, never a traceback. :func:`check_number` accepts a
+right answer rounded sensibly: with ``digits=2`` (the default), an answer within
+half a unit of the expected value's second significant digit (0.005 for 1/6 =
+0.1667, so 0.17 passes; 0.0005 for 0.0123), besides the relative and absolute
+tolerances; ``digits=None`` turns that off.
+
 Every checker names one plausible ``wrong`` answer (the mistake the hint warns
 against). With :data:`SELFTEST` set in the environment (the notebook tests set
 it), an unanswered checker also checks itself, silently: the right answer is
@@ -16,6 +23,7 @@ tolerance too loose to tell the two apart fails ``make test``.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 
@@ -40,19 +48,47 @@ def _selftest(accepts, expected, wrong) -> None:
     assert not accepts(wrong), f"the checker accepts the wrong answer {wrong!r}"
 
 
-def _number_accepted(value, expected: float, rel: float, absolute: float) -> bool:
+def _is_number(value) -> bool:
+    """True for an int, float or NumPy number (not a bool, not a string)."""
+    if isinstance(value, (bool, str, bytes)):
+        return False
     try:
-        value = float(value)
+        float(value)
     except (TypeError, ValueError):
         return False
-    return abs(value - expected) <= max(rel * abs(expected), absolute)
+    return True
+
+
+def _not_a_number(answer) -> None:
+    print(f"✘ Expected a number, got {answer!r} ({type(answer).__name__}): type it without "
+          "quotes, e.g. 3 or 0.25.")  # fmt: skip
+
+
+def _rounding(expected: float, digits: int | None) -> float:
+    """Half a unit of ``expected``'s ``digits``-th significant digit: what rounding may move."""
+    if digits is None or expected == 0 or not math.isfinite(expected):
+        return 0.0
+    return 0.5 * 10.0 ** (math.floor(math.log10(abs(expected))) - digits + 1) * (1 + 1e-9)
+
+
+def _number_accepted(
+    value, expected: float, rel: float, absolute: float, digits: int | None = None
+) -> bool:
+    if not _is_number(value):
+        return False
+    error = abs(float(value) - expected)
+    return error <= max(rel * abs(expected), absolute, _rounding(expected, digits))
 
 
 def check_number(
     answer, expected: float, *, rel: float = 0.05, absolute: float = 0.0, hint: str = "",
-    why: str = "", wrong: float | None = None,
+    why: str = "", wrong: float | None = None, digits: int | None = 2,
 ) -> bool | None:  # fmt: skip
     """Say whether a number ``answer`` is within ``rel`` (relative) or ``absolute`` of ``expected``.
+
+    An answer rounded to ``digits`` significant digits is accepted too: within
+    half a unit of the expected value's ``digits``-th significant digit, so 0.17
+    passes for 1/6 = 0.1667.
 
     Parameters
     ----------
@@ -62,6 +98,9 @@ def check_number(
         The right answer (computed in the notebook, so it holds at any settings).
     rel, absolute : float
         Accepted relative and absolute error.
+    digits : int or None
+        Significant digits a reader may round to (default 2); None accepts only
+        ``rel`` and ``absolute``.
     hint, why : str
         Shown after a wrong and after a right answer.
     wrong : float
@@ -73,14 +112,13 @@ def check_number(
         ``None`` when unanswered.
     """
     if _unanswered(answer):
-        _selftest(lambda v: _number_accepted(v, expected, rel, absolute), expected, wrong)
+        _selftest(lambda v: _number_accepted(v, expected, rel, absolute, digits), expected, wrong)
         return None
-    try:
-        value = float(answer)
-    except (TypeError, ValueError):
-        print(f"✘ Expected a number, got {answer!r}.")
+    if not _is_number(answer):
+        _not_a_number(answer)
         return False
-    right = _number_accepted(value, expected, rel, absolute)
+    value = float(answer)
+    right = _number_accepted(value, expected, rel, absolute, digits)
     if right:
         print(f"✔ Right: {value:g} (the answer is {expected:.4g}). {why}".rstrip())
     else:
@@ -89,11 +127,7 @@ def check_number(
 
 
 def _integer_accepted(value, expected: int) -> bool:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return False
-    return number == int(expected)
+    return _is_number(value) and float(value) == int(expected)
 
 
 def check_integer(
@@ -120,14 +154,14 @@ def check_integer(
     if _unanswered(answer):
         _selftest(lambda v: _integer_accepted(v, expected), int(expected), wrong)
         return None
-    if not _number_accepted(answer, 0.0, 0.0, float("inf")):
-        print(f"✘ Expected a whole number, got {answer!r}.")
+    if not _is_number(answer):
+        _not_a_number(answer)
         return False
     right = _integer_accepted(answer, expected)
     if right:
         print(f"✔ Right: {int(expected)}. {why}".rstrip())
     else:
-        print(f"✘ Not quite: {answer:g} is not it. Hint: {hint}".rstrip())
+        print(f"✘ Not quite: {float(answer):g} is not it. Hint: {hint}".rstrip())
     return right
 
 

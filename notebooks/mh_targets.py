@@ -16,65 +16,41 @@
 # %% [markdown]
 # # Metropolis–Hastings 采样 · Metropolis–Hastings on Normal(10, 5) and Beta(2.31, 0.627)
 #
-# *Reading order 2 of 6.* Previous:
+# *About 25 minutes to read.* Previous:
 # [Markov chains and Monte Carlo](markov_chains_and_monte_carlo.ipynb) · next:
-# [bivariate normal](bivariate_normal.ipynb) · [Glossary 术语表](GLOSSARY.md) ·
-# [how to read a verdict](reading_a_verdict.ipynb)
+# [bivariate normal](bivariate_normal.ipynb) · [Glossary 术语表](GLOSSARY.md) · how the
+# suite checks a sampler: [checking a sampler](checking_a_sampler.ipynb)
 #
 # The seeds: seed 003, **《马尔科夫链，蒙特卡洛（下篇）》** ("Markov chains and Monte
-# Carlo, part 2"; the title as published: the standard spelling is 马尔可夫), its
-# Metropolis–Hastings section and its two programs; seed 001,
+# Carlo, part 2"), its MH section and two programs; seed 001,
 # **《机器学习中的MC、MCMC、Gibbs采样》** ("MC, MCMC and Gibbs sampling in machine
-# learning"), §6 on the MH algorithm, its random walk and its independence
-# sampler; and seed 002, **《LDA算法理解（二）：Gibbs Sampling》** ("Understanding LDA,
-# part 2"), §3.3, whose statement of the rule has two errors (section 2).
+# learning") §6; seed 002, **《LDA算法理解（二）：Gibbs Sampling》** §3.3.
 #
-# **The idea.** We want a Markov chain whose stationary distribution is the target
-# $\pi$ (平稳分布). Take any proposal chain $Q$ (建议分布, proposal distribution); it will
-# not satisfy detailed balance (细致平衡). Seed 003 writes its matrices
-# **column-wise**: $P\pi = \pi$, and $Q_{j,i}$ is the probability of moving from
-# state $i$ to state $j$. In its notation (this paragraph only),
-# $\pi_i Q_{j,i} \ne \pi_j Q_{i,j}$. Seed 003 multiplies both sides by acceptance
-# probabilities $\alpha$ to force equality,
-# $\pi_i Q_{j,i}\alpha_{j,i} = \pi_j Q_{i,j}\alpha_{i,j}$ (接受概率, acceptance
-# probabilities; the seed calls them 接受率), then scales both
-# $\alpha$ up until the larger is 1:
-#
-# $$ \alpha_{j,i} = \min\left\{\frac{\pi_j Q_{i,j}}{\pi_i Q_{j,i}},\ 1\right\}. $$
-#
-# In seed 001's notation, from the current $\theta^{(t)}$ propose
-# $\theta' \sim q(\cdot \mid \theta^{(t)})$ and accept with
-#
-# $$ a(\theta^{(t)}, \theta') = \min\left(1,\
-#    \frac{\pi(\theta' \mid x)\, q(\theta^{(t)} \mid \theta')}
-#         {\pi(\theta^{(t)} \mid x)\, q(\theta' \mid \theta^{(t)})}\right), $$
-#
-# otherwise stay. Two proposals (seed 001 §6.2 and §6.3): the **random walk**
-# $\theta' = \theta^{(t)} + \sigma Z$ (symmetric, so $q$ cancels) and the
-# **independence sampler** $\theta' \sim q(\cdot)$ (the correction
-# $q(\theta^{(t)})/q(\theta')$ stays).
-#
-# `draws = None` runs each pair with its own default length (2000 draws per
-# chain for the normal, 10 000 for the Beta, whose random walk mixes slowly).
+# **The idea.** We can evaluate a target density $\pi$ (up to a constant) but cannot
+# draw from it. Build a Markov chain whose stationary distribution (平稳分布) is $\pi$:
+# from the current $x$ propose $x'$ from a proposal distribution $q(x' \mid x)$
+# (建议分布), and accept it with a probability $\alpha(x, x')$ (接受概率) chosen so that
+# $\pi$ is stationary; otherwise stay at $x$.
 
 # %% tags=["parameters"]
-draws = None
+draws = (
+    None  # None: each pair's own length (2000 draws a chain for the normal, 10 000 for the Beta)
+)
 tune = 1000
 chains = 4
 seed = 20261122
-max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that last until decided")
+max_draws = None
 
 # %%
 # %matplotlib inline
-import inspect
+import math
 
 import _exercises as ex
-import arviz_plots as azp
 import arviz_stats as azs
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import display
 from scipy import stats
 
 import mcmc_pairs.pairdata.mh_beta
@@ -83,559 +59,463 @@ from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.registry import get_pair
 from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import markov_chains as mc
-from mcmc_pairs.handrolled import mh, mh_beta, mh_normal, wrong_samplers
+from mcmc_pairs.handrolled import mh_beta, mh_normal, wrong_samplers
 from mcmc_pairs.handrolled._common import chain_streams
-from mcmc_pairs.models import mh_beta as mh_beta_model
-from mcmc_pairs.models import mh_normal as mh_normal_model
+
+normal_data = mcmc_pairs.pairdata.mh_normal.default_data()  # mu 10, sigma 5, seed's step 1
+beta_data = mcmc_pairs.pairdata.mh_beta.default_data()  # a 2.31, b 0.627
+n_normal = resolve_settings(get_pair("mh_normal"), draws=draws)["draws"]
+n_beta = resolve_settings(get_pair("mh_beta"), draws=draws)["draws"]
+full = draws is None  # claims about the full-length runs are asserted there only
+
+# %% [markdown]
+# ## 1. 接受准则 · The acceptance rule, derived
+#
+# **Detailed balance** (细致平衡; the condition is called 细致平稳条件, seed 004's
+# "Detailed Balance Condition", and seed 003 writes 细致平衡方程) asks that the
+# probability flow from $x$ to $x'$ equal the flow back:
+#
+# $$ \pi(x)\,P(x \to x') = \pi(x')\,P(x' \to x) \quad \text{for all } x \ne x'. $$
+#
+# Summing over $x$ gives $\pi P = \pi$: $\pi$ is then stationary. A move of MH is a
+# proposal followed by a decision, $P(x \to x') = q(x' \mid x)\,\alpha(x, x')$ for
+# $x' \ne x$ (the rejected mass stays at $x$), so detailed balance asks
+#
+# $$ \pi(x)\,q(x' \mid x)\,\alpha(x, x') = \pi(x')\,q(x \mid x')\,\alpha(x', x). $$
+#
+# Seed 003's first choice, $\alpha(x, x') = \pi(x')\,q(x \mid x')$, makes both sides
+# the same product, but these probabilities are small and most moves are rejected.
+# Scaling both $\alpha$ up by the same factor until the larger is 1 keeps the equality
+# and gives the **acceptance rule** (接受准则) of Metropolis–Hastings:
+#
+# $$ \alpha(x, x') = \min\left(1,\ r\right), \qquad
+#    r = \frac{\pi(x')\, q(x \mid x')}{\pi(x)\, q(x' \mid x)}. $$
+#
+# (If $r \le 1$, then $\alpha(x, x') = r$ and $\alpha(x', x) = 1$: both sides equal
+# $\pi(x')\,q(x \mid x')$.) Only the ratio $\pi(x')/\pi(x)$ enters, so $\pi$'s
+# normalising constant is never needed. Two proposals (seed 001 §6.2, §6.3):
+#
+# * the **random walk** (随机游动 Metropolis) $x' = x + s z$, $z \sim N(0, 1)$:
+#   $q(x' \mid x) = q(x \mid x')$, so the proposal cancels from $r$;
+# * the **independence sampler** (独立性采样) $x' \sim q(\cdot)$ whatever $x$ is: the
+#   **Hastings correction** $q(x)/q(x')$ stays in $r$.
+#
+# Written out on the log scale (tiny densities do no harm, and a proposal outside the
+# support, $\log\pi = -\infty$, is never accepted), the whole algorithm is:
 
 
-def show(*functions):
-    """Display the source of functions that live in the packages."""
-    for f in functions:
-        source = inspect.getsource(getattr(f, "py_func", f))
-        display(Markdown(f"`{f.__module__}.{f.__name__}`\n```python\n{source}```"))
+# %%
+def acceptance(log_r):
+    """alpha = min(1, r), from log r; log r = -inf (outside the support) gives 0."""
+    return math.exp(min(0.0, log_r))
 
 
-def checks_summary(result):
-    """Verdict, z-scores per quantity and statistic, and the failed checks of a run."""
-    print("verdict:", result.verdict, result.verdicts)
-    checks = result.checks
-    z_table = checks[checks["kind"].isin(["agreement", "exact"])].pivot_table(
-        index=["comparison", "quantity"], columns="statistic", values="value"
-    )
-    display(z_table.round(2))
-    failed = checks[~checks["passed"]]
-    print(f"{len(failed)} of {len(checks)} checks failed")
-    display(failed)
+def random_walk(logpi, x, normals, uniforms, scale, n_tune, adapt=True):
+    """Random-walk Metropolis: x' = x + scale * z; the first n_tune steps are burn-in."""
+    lp, log_scale, kept = logpi(x), math.log(scale), []
+    for t, (z, u) in enumerate(zip(normals, uniforms, strict=True)):
+        proposal = x + scale * z
+        lp_proposal = logpi(proposal)
+        a = acceptance(lp_proposal - lp)  # q symmetric: it cancels
+        if u < a:
+            x, lp = proposal, lp_proposal
+        if t < n_tune:  # burn-in: tune the step towards acceptance 0.44, then freeze it
+            if adapt:
+                log_scale += (a - 0.44) / (t + 1) ** 0.6
+                scale = math.exp(log_scale)
+        else:
+            kept.append(x)
+    return np.array(kept)
+
+
+def independence(logpi, logq, x, proposals, uniforms, n_tune):
+    """Independence sampler: x' ~ q whatever x; the Hastings correction q(x) / q(x') stays."""
+    lp, kept = logpi(x), []
+    for t, (proposal, u) in enumerate(zip(proposals, uniforms, strict=True)):
+        lp_proposal = logpi(proposal)
+        if u < acceptance(lp_proposal - lp + logq(x) - logq(proposal)):
+            x, lp = proposal, lp_proposal
+        if t >= n_tune:
+            kept.append(x)
+    return np.array(kept)
 
 
 # %% [markdown]
-# ## 1. 接受准则 · The acceptance rule, next to its function
+# **Tuning the step.** Seed 001 §6.2 (2) advises an acceptance rate (接受率, the
+# average of $\alpha$ over a run) between 0.15 and 0.5. A small step accepts almost
+# everything but crawls; the acceptance rate falls as the step grows. During the
+# burn-in (燃烧期, `tune`) only, `random_walk` moves $\log s$ by
+# $(\alpha_t - 0.44)/t^{0.6}$, a **Robbins–Monro** update: up after a likely
+# acceptance, down after an unlikely one, by steps that shrink (the noise averages
+# out) but whose sum diverges (the scale can travel as far as it needs). Then the
+# step is frozen, so the kept draws come from one fixed kernel in detailed balance.
 #
-# Computed on the log scale, so that tiny or huge densities do no harm and a
-# proposal outside the support ($\log\pi = -\infty$) is never accepted:
-#
-# $$ \log r = \log\pi(\theta') - \log\pi(\theta) + \log q(\theta \mid \theta')
-#    - \log q(\theta' \mid \theta), \qquad a = \min(1, e^{\log r}). $$
-#
-# A target is described once, as its log density (compiled with numba), its
-# parameters and its support; the teaching steps below and the compiled chains
-# the samplers run use the same description, the same log density and the same
-# acceptance function (the tests check that they give the same chains, bit for
-# bit):
+# The samplers the suite runs (`mh_normal.sample`, `mh_beta.sample_independence`, ...)
+# are compiled with numba; they are these two functions, bit for bit. Chain 0 of each,
+# replayed from the same random numbers (its stream draws the start, then every normal
+# or proposal, then every uniform):
 
 # %%
-show(mh.Target, mh.acceptance_probability, mh.step)
+rng = chain_streams(seed, chains, None)[0]
+start = mh_normal.draw_start(rng, normal_data)
+normals, uniforms = rng.standard_normal(tune + n_normal), rng.random(tune + n_normal)
+ours = random_walk(mh_normal.target(normal_data).logdensity, start, normals, uniforms,
+                   normal_data["proposal_sd"], tune)  # fmt: skip
+compiled = mh_normal.sample(normal_data, draws=n_normal, tune=tune, chains=chains,
+                            random_seed=seed)  # fmt: skip
+same = [np.array_equal(ours, compiled["posterior"]["x"].values[0])]
+rng = chain_streams(seed, chains, None)[0]
+start = mh_beta.draw_start(rng, beta_data)
+proposals = mh_beta.draw_proposals(rng, tune + n_beta, beta_data)
+ours = independence(mh_beta.target(beta_data).logdensity,
+                    mh_beta.proposal_density(beta_data).logdensity, start, proposals,
+                    rng.random(tune + n_beta), tune)  # fmt: skip
+compiled = mh_beta.sample_independence(beta_data, draws=n_beta, tune=tune, chains=chains,
+                                       random_seed=seed)  # fmt: skip
+same.append(np.array_equal(ours, compiled["posterior"]["x"].values[0]))
+print("random_walk, independence == the compiled samplers, bit for bit:", same)
+assert all(same)
 
 # %% [markdown]
-# **Random walk** (seed 001 §6.2): $\theta' = \theta^{(t)} + \sigma Z$,
-# $Z \sim N(0, 1)$; $q(X \mid Y) = q(|X - Y|)$ is symmetric, so the correction is 1.
-
-# %%
-show(mh.random_walk_step)
-
-# %% [markdown]
-# **Independence sampler** (seed 001 §6.3): $q(\cdot \mid \theta^{(t)}) = q(\cdot)$ and
+# ## 2. 原文中的离散例子 · Seed 003's discrete example: $P$ built from $Q$
 #
-# $$ a(\theta^{(t)}, \theta') = \min\left(1,\ \frac{\pi(\theta')\, q(\theta^{(t)})}
-#    {\pi(\theta^{(t)})\, q(\theta')}\right); $$
-#
-# its proposal's tails must be heavier than the target's (seed 001 §6.3 (1)).
+# Target $\pi = [0.5, 0.2, 0.3]$, proposal matrix $Q$ ($Q_{ij}$: propose $i \to j$;
+# seed 003 writes its matrices column-wise, $P\pi = \pi$, so its $Q_{i,j}$ is our
+# $Q_{ji}$). $P_{ij} = Q_{ij}\,\alpha(i, j)$ for $j \ne i$, in exact fractions so that
+# detailed balance is checked with `==`, for three rules: seed 003's first construction
+# $\alpha(i, j) = \pi_j Q_{ji}$, MH's min form, and seed 002's $\min(1, Q_{ji}/Q_{ij})$:
 
 # %%
-show(mh.independence_step)
-
-# %% [markdown]
-# **Tuning the random walk.** Seed 001 §6.2 (2) advises an acceptance rate in
-# $[0.15, 0.5]$: too small a step accepts almost everything and crawls, too big a
-# step rejects almost everything. During `tune` (the burn-in, 燃烧期) only, the
-# log scale moves by $(\text{acceptance} - 0.44)/t^{0.6}$; then it is frozen, so the
-# kept draws come from one fixed, reversible kernel. This is a **Robbins–Monro**
-# update (stochastic approximation): each step nudges the scale towards the
-# value where the expected acceptance is 0.44, by steps $1/t^{0.6}$ that shrink
-# (so the noise of single accept/reject decisions averages out) but whose sum
-# diverges (so the scale can travel as far as it needs).
-
-# %%
-show(mh.update_log_scale)
-
-# %% [markdown]
-# **Which code runs.** The teaching steps above are plain Python, one call per
-# step. The samplers the harness runs (`mh_normal.sample`, `mh_beta.sample`)
-# call the numba-compiled chain kernel `mh.random_walk_kernel`, which runs the
-# same log density and the same acceptance function in one compiled loop.
-# That they agree is checked here, bit for bit: chain 0 of the compiled sampler
-# (seed's fixed step, `adapt=False`) is replayed with `random_walk_step` from
-# the same random numbers (its stream draws the start, then every normal, then
-# every uniform):
-
-# %%
-check_data = mcmc_pairs.pairdata.mh_normal.default_data()
-compiled = mh_normal.sample(check_data, draws=300, tune=100, chains=2, random_seed=seed,
-                            adapt=False)  # fmt: skip
-rng = chain_streams(seed, 2, None)[0]
-start = mh_normal.draw_start(rng, check_data)
-normals, uniforms = rng.standard_normal(400), rng.random(400)
-state = mh.init(start, mh_normal.target(check_data))
-replayed = []
-for z, u in zip(normals, uniforms, strict=True):
-    state, _ = mh.random_walk_step(state, mh_normal.target(check_data), z, u,
-                                   check_data["proposal_sd"])  # fmt: skip
-    replayed.append(state.position)
-same = np.array_equal(np.array(replayed[100:]), compiled["posterior"]["x"].values[0])
-print("compiled kernel == teaching steps, bit for bit:", same)
-assert same
-
-# %% [markdown]
-# ## 2. 原文中的离散例子 · Seed 003's discrete example: building $P$ from $Q$
-#
-# Seed 003 wants a chain whose stationary distribution is $\pi = [0.5, 0.2, 0.3]$.
-# **Rows here, columns in the seed.** This notebook writes transition matrices
-# row-wise, $\pi P = \pi$, with $Q_{ij}$ the probability of proposing $i \to j$;
-# seed 003 writes them column-wise, $P\pi = \pi$, so the seed's $Q_{i,j}$ is our
-# $Q_{ji}$ and its $\alpha_{j,i}$ (accepting $i \to j$) is our $\alpha(i, j)$.
-# Take a proposal matrix $Q$ (rows: where a move from state $i$ proposes to go)
-# and accept a proposed move $i \to j$ with probability $\alpha(i, j)$; the
-# transition matrix is $P_{ij} = Q_{ij}\alpha(i, j)$ for $j \ne i$, the rejected
-# mass staying on the diagonal. Built with exact fractions, so that detailed
-# balance is checked with `==`, not to a tolerance:
-
-# %%
-show(mc.metropolis_hastings_matrix, mc.detailed_balance_holds)
 pi3 = mc.exact([0.5, 0.2, 0.3])
 Q3 = mc.exact([[0.2, 0.5, 0.3], [0.4, 0.2, 0.4], [0.1, 0.6, 0.3]])
-fractions = {rule: mc.metropolis_hastings_matrix(pi3, Q3, rule)
-             for rule in ("seed003", "mh", "seed002")}  # fmt: skip
 rows = {}
-for rule, P in fractions.items():
+for rule in ("seed003", "mh", "seed002"):
+    P = mc.metropolis_hastings_matrix(pi3, Q3, rule)
     moved = sum(pi3[i] * P[i, j] for i in range(3) for j in range(3) if i != j)
     proposed = sum(pi3[i] * Q3[i, j] for i in range(3) for j in range(3) if i != j)
     rows[rule] = {
         "detailed balance (exact)": mc.detailed_balance_holds(pi3, P),
         "pi P == pi (exact)": mc.stationary_exactly(pi3, P),
-        "acceptance rate at stationarity": float(moved / proposed),
+        "acceptance rate from pi": float(moved / proposed),
         "stationary distribution of P": mc.stationary_distribution(P.astype(float)).round(4),
     }
 display(pd.DataFrame(rows).T)
-print("P by the min form (MH):")
-print(pd.DataFrame(fractions["mh"]).map(str))
-# the sentences below: seed 003's construction rejects about 9 proposals in 10, MH's min
-# form accepts far more often; both are in detailed balance, seed 002's rule is not
-assert 0.85 < 1 - rows["seed003"]["acceptance rate at stationarity"] < 0.95  # 9 in 10
-rates = {rule: row["acceptance rate at stationarity"] for rule, row in rows.items()}
-assert rates["mh"] > 4 * rates["seed003"]
+P_mh = mc.metropolis_hastings_matrix(pi3, Q3, "mh")
+print("P by MH's min form:\n", pd.DataFrame(P_mh).map(str))
+print("Q's own stationary distribution:", mc.stationary_distribution(Q3.astype(float)).round(3))
+rates = {rule: row["acceptance rate from pi"] for rule, row in rows.items()}
+# the bullets below: seed 003's rule rejects about 9 proposals in 10, MH's about half
+assert 0.85 < 1 - rates["seed003"] < 0.95 and 0.45 < rates["mh"] < 0.55
 assert rows["seed003"]["detailed balance (exact)"] and rows["mh"]["detailed balance (exact)"]
-assert not rows["seed002"]["detailed balance (exact)"]
-assert not rows["seed002"]["pi P == pi (exact)"]
-
-# %% [markdown]
-# * **Seed 003's first construction**, $\alpha(i, j) = \pi_j Q_{ji}$ (in the
-#   seed's column-wise indices, $\alpha_{j,i} = \pi_j Q_{i,j}$), does satisfy
-#   detailed balance exactly, but its acceptance probabilities are products of
-#   two numbers below 1: it rejects most proposals (here about 9 in 10).
-#   Scaling both sides until the larger is 1 gives MH's
-#   $\alpha(i, j) = \min\{1, \pi_j Q_{ji} / (\pi_i Q_{ij})\}$, in detailed balance
-#   too and accepting far more often (the table's acceptance rates).
-# * **An error in seed 003**: it calls the proposal distribution (建议分布) "the
-#   stationary distribution of $Q$" ("状态转移矩阵Q的平稳分布叫做建议分布"). The
-#   proposal distribution is a *row* of our $Q$ (a column of the seed's),
-#   $q(\cdot \mid i) = Q_{i\cdot}$, where a
-#   move from the current state proposes to go; the stationary distribution of $Q$
-#   plays no part. Below, $Q$'s stationary distribution is not $\pi$, and two proposal
-#   matrices with different stationary distributions both give chains with
-#   stationary distribution exactly $\pi$.
-# * **Two errors in seed 002** (§3.3): its rule
-#   $\alpha = \min\{1, g(x' \to x)/g(x \to x')\}$ drops the target ratio
-#   $P(x')/P(x)$, so the chain follows $g$, not $P$: `seed002` above is not in
-#   detailed balance with $\pi$ and its stationary distribution is another one.
-#   And it says the proposal "必须满足 $g(x|y)=g(y|x)$" (must be symmetric): only
-#   Metropolis's special case needs that; with the Hastings term, the asymmetric
-#   $Q$ here gives exactly $\pi$.
-
-# %%
-other_Q = mc.exact([[0.0, 0.5, 0.5], [0.5, 0.0, 0.5], [0.5, 0.5, 0.0]])
-for name, proposal in (("Q", Q3), ("another Q", other_Q)):
-    P = mc.metropolis_hastings_matrix(pi3, proposal, "mh")
-    print(f"{name}: its own stationary distribution "
-          f"{mc.stationary_distribution(proposal.astype(float)).round(3)}, symmetric: "
-          f"{bool((proposal == proposal.T).all())}; MH chain's pi P == pi exactly: "
-          f"{mc.stationary_exactly(pi3, P)}")  # fmt: skip
-    # the sentence above: Q's own stationary distribution is not pi, yet MH's chain has pi
-    assert mc.stationary_exactly(pi3, P)
+assert not rows["seed002"]["detailed balance (exact)"] and not rows["seed002"]["pi P == pi (exact)"]
 assert not np.allclose(mc.stationary_distribution(Q3.astype(float)), np.array(pi3, dtype=float))
 
 # %% [markdown]
-# ## 3. 目标一 · Target 1: Normal(10, 5), as in seed 003's first program
+# * Seed 003's first construction is in detailed balance, but rejects about 9
+#   proposals in 10; MH's min form keeps the balance and accepts about half.
+# * **A slip in seed 003**: it calls the proposal distribution "状态转移矩阵Q的平稳分布"
+#   (the stationary distribution of $Q$). The proposal is a *row* of $Q$,
+#   $q(\cdot \mid i) = Q_{i\cdot}$; $Q$'s own stationary distribution (printed) is not
+#   $\pi$ and plays no part.
+# * **Two slips in seed 002** (§3.3): its rule $\min\{1, g(x' \to x)/g(x \to x')\}$
+#   drops $P(x')/P(x)$, so its chain follows $g$, not the target (its stationary
+#   distribution above is not $\pi$); and it says $g$ "必须满足 $g(x|y)=g(y|x)$": only
+#   Metropolis's special case needs a symmetric $g$, MH's correction handles this
+#   asymmetric $Q$ exactly.
+#
+# ## 3. 随机游动 · The random walk on Normal(10, 5), seed 003's first program
 #
 # $$ \pi(x) = \frac{1}{\sqrt{2\pi}\,\sigma}\exp\left(-\frac{(x - \mu)^2}{2\sigma^2}\right),
-#    \quad \mu = 10,\ \sigma = 5, \quad \text{proposal } N(x, 1). $$
+#    \qquad \mu = 10,\ \sigma = 5. $$
+#
+# Seed 003 proposes $N(x, 1)$, a step a fifth of the target's sd. Run as the seed
+# does and with the step tuned, each chain started from $N(\mu, 2\sigma)$. Each row:
+# every chain's trace (样本路径图), and all kept draws against the exact density.
+
 
 # %%
-normal_data = mcmc_pairs.pairdata.mh_normal.default_data()
-print(normal_data)
-show(mh_normal.normal_logdensity, mh_normal.normal_density)
-show(mh_normal.target, mh_normal.proposal_density)
+def draw_runs(runs, densities, grid, shown=500, ylim=None):
+    """One row per run: each chain's first `shown` kept draws; their histogram vs densities."""
+    fig, axes = plt.subplots(len(runs), 2, figsize=(11, 2.7 * len(runs)), squeeze=False)
+    for (title, x), (left, right) in zip(runs.items(), axes, strict=True):
+        for c, chain in enumerate(x):
+            left.plot(chain[:shown], lw=0.7, color=f"C{c}", label=f"chain {c}")
+        left.set(title=f"{title}: trace", xlabel="iteration after burn-in", ylabel="x")
+        left.legend(fontsize=7, loc="center left", bbox_to_anchor=(1, 0.5))
+        right.hist(x.ravel(), bins=60, density=True, color="0.75", label="all kept draws")
+        for (label, pdf), style in zip(densities.items(), ("k-", "k--"), strict=False):
+            right.plot(grid, pdf(grid), style, lw=1.5, label=label)
+        right.set(title=f"{title}: histogram", xlabel="x", ylabel="density", ylim=ylim)
+        right.legend(fontsize=7)
+    fig.tight_layout()
+    plt.show()
 
-# %% [markdown]
-# The seed's step $\sigma = 1$ is a fifth of the target's sd. Run it as the seed
-# does (`adapt=False`) and with the tuned scale, and compare the acceptance rate
-# and the effective sample size (ESS, from `arviz_stats`):
 
-# %%
-normal_settings = resolve_settings(
-    get_pair("mh_normal"), draws=draws, tune=tune, chains=chains, seed=seed
-)
-n_draws = normal_settings["draws"]
-rows = {}
-for label, adapt in (("seed's fixed step 1", False), ("tuned step", True)):
-    tree = mh_normal.sample(
-        normal_data, draws=n_draws, tune=tune, chains=chains, random_seed=seed, adapt=adapt
-    )
-    rows[label] = {
-        "step": float(tree["sample_stats"]["proposal_scale"].mean()),
-        "acceptance": float(tree["sample_stats"]["acceptance_rate"].mean()),
-        "ess_bulk": float(azs.ess(tree["posterior"]["x"].values, method="bulk")),
-        "draws": n_draws * chains,
+normal_runs, table = {}, {}
+for label, adapt in (("seed's step 1", False), ("tuned step", True)):
+    tree = mh_normal.sample(normal_data, draws=n_normal, tune=tune, chains=chains,
+                            random_seed=seed, adapt=adapt)  # fmt: skip
+    x = tree["posterior"]["x"].values
+    normal_runs[label] = x
+    table[label] = {
+        "step s": float(tree["sample_stats"]["proposal_scale"].mean()),
+        "acceptance rate": float(tree["sample_stats"]["acceptance_rate"].mean()),
+        "ESS": float(azs.ess(x, method="bulk")),
+        "draws N": x.size,
     }
-display(pd.DataFrame(rows).T.round(3))
+table = pd.DataFrame(table).T
+display(table.round(3))
+grid = np.linspace(-10, 30, 400)
+exact_normal = {"exact N(10, 5)": stats.norm(10, 5).pdf}
+draw_runs(normal_runs, exact_normal, grid)
+seed_row, tuned_row = table.loc["seed's step 1"], table.loc["tuned step"]
+assert seed_row["acceptance rate"] > 0.9  # the seed's step accepts almost everything
+assert seed_row["ESS"] < tuned_row["ESS"]
+if full:  # the paragraph below
+    assert 0.40 < tuned_row["acceptance rate"] < 0.48 and 10 < tuned_row["step s"] < 14
+    assert seed_row["ESS"] < 0.02 * seed_row["draws N"]
+    assert 8 < tuned_row["ESS"] / seed_row["ESS"] < 60
 
 # %% [markdown]
-# The PyMC twin is one line; NUTS samples it, and so does PyMC's own Metropolis
-# (shown as a second reference):
+# The seed's step accepts over 90 % of its proposals, yet its chains crawl and their
+# histogram is ragged. The tuned step settles near $2.4\sigma \approx 12$, accepting
+# about 0.44 of its proposals. The **effective sample size** (ESS, 有效样本量), how many
+# independent draws the chains are worth for the mean, is many times the seed's
+# ([checking a sampler](checking_a_sampler.ipynb), section 2, explains it).
+#
+# **Not independent samples.** Seed 001 says of a chain that has reached
+# stationarity "其值就可以视为从联合分布…中得到的独立样本" (its values can be regarded
+# as independent samples). They are draws from $\pi$, but not independent ones:
+# each starts where the previous one ended. The **autocorrelation** (自相关) of each
+# chain at lag $k$, the correlation of $x_t$ with $x_{t+k}$, shows it; so does an ESS
+# below the number of draws $N$ (the table above):
+
 
 # %%
-show(mh_normal_model.build_model)
+def autocorrelation(chain, max_lag):
+    """Correlation of x_t with x_{t+k} along one chain, for k = 0 .. max_lag."""
+    d = chain - chain.mean()
+    return np.array([d[: d.size - k] @ d[k:] for k in range(max_lag + 1)]) / (d @ d)
 
-# %%
-normal_result = run_pair(
-    get_pair("mh_normal"),
-    draws=draws,
-    tune=tune,
-    chains=chains,
-    seed=seed,
-    max_draws=max_draws,
-    progress=print,
-)
-checks_summary(normal_result)
+
+lags = np.arange(41)
+fig, axes = plt.subplots(1, 2, figsize=(11, 3), sharey=True)
+lag1 = {}
+for ax, (label, x) in zip(axes, normal_runs.items(), strict=True):
+    for c, chain in enumerate(x):
+        rho = autocorrelation(chain, lags[-1])
+        ax.plot(lags, rho, color=f"C{c}", marker=".", label=f"chain {c}")
+        lag1[(label, c)] = float(rho[1])
+    ax.axhline(0, color="k", lw=0.5)
+    ax.set(title=f"random walk, {label}", xlabel="lag k", ylabel="autocorrelation")
+    ax.legend(fontsize=7)
+plt.show()
+print("lag-1 autocorrelation, smallest over chains and steps:", round(min(lag1.values()), 2))
+assert (table["ESS"] < table["draws N"]).all()  # dependent draws: ESS < N
+assert min(lag1.values()) > 0.3  # every chain, both steps: far from independent
 
 # %% [markdown]
-# **A second reference left `inconclusive`.** The pair's verdict is `agree`, yet
-# `pymc:metropolis` (PyMC's own Metropolis, the second reference) is
-# `inconclusive`. That says nothing about the samplers under test: a second
-# reference decides nothing, and the run does not grow it. The random walk
-# needed two more looks, to 8 000 draws a chain, to reach its resolution; PyMC's
-# Metropolis kept its first look's 2 000 draws a chain (an ESS of about 1 600
-# for $x$), and at those draws the 5 % quantile of its log density (the far
-# tails of $x$, both sides pooled) is resolved only to about 0.6 posterior sd,
-# above its tolerance of 0.4 (the table below; every check of $x$ itself is
-# within its tolerance).
-# [The diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn)
-# says why a second reference can stay undecided.
+# ## 4. 独立性采样 · The independence sampler on Normal(10, 5)
+#
+# Proposals from $q = N(\mu, 2\sigma) = N(10, 10)$ whatever the current point. Its tails
+# are heavier than the target's (seed 001 §6.3 (1)), so $\pi/q$ is bounded and no
+# region of the target is left unvisited. Without a step there is nothing to tune:
 
 # %%
-metropolis = normal_result.checks[normal_result.checks["side"] == "pymc:metropolis"]
-unresolved = metropolis[metropolis["equivalent"].eq(False)]
-display(unresolved[["comparison", "quantity", "statistic", "resolution", "tolerance"]].round(2))
-kept = normal_result.sides["pymc:metropolis"].tree["posterior"].sizes["draw"]
-ess_metropolis = normal_result.summaries["pymc:metropolis"].at["x", "ess_bulk"]
-print(f"draws a chain: pymc:metropolis {kept}, the sides under test "
-      f"{normal_result.looks[-1]['draws']}; ESS of x for pymc:metropolis "
-      f"{ess_metropolis:.0f}")  # fmt: skip
-# the paragraph above (at the pair's own draws; at the test suite's 200 draws a chain
-# the run stops at its first look, undecided)
-assert kept == normal_result.looks[0]["draws"]  # a second reference never grows
-if draws is None:
-    assert normal_result.verdict == "agree"
-    assert normal_result.verdicts["pymc:metropolis"] == "inconclusive"
-    assert [look["draws"] for look in normal_result.looks] == [2000, 4000, 8000]
-    assert set(unresolved["quantity"]) <= {"logp", "log_prior"}  # x itself is resolved
-    assert set(unresolved["statistic"]) == {"z(q5)"} and (unresolved["tolerance"] == 0.4).all()
-    assert 0.5 < unresolved["resolution"].max() < 0.7
-    assert 1400 < ess_metropolis < 1800
+tree = mh_normal.sample_independence(normal_data, draws=n_normal, tune=tune, chains=chains,
+                                     random_seed=seed)  # fmt: skip
+x_ind = tree["posterior"]["x"].values
+ind_rate = float(tree["sample_stats"]["acceptance_rate"].mean())
+ind_ess = float(azs.ess(x_ind, method="bulk"))
+print(f"acceptance rate {ind_rate:.3f}, ESS {ind_ess:.0f} of {x_ind.size} draws")
+draw_runs({"independence sampler, q = N(10, 10)": x_ind}, exact_normal, grid)
+if full:
+    assert ind_ess > tuned_row["ESS"]  # the paragraph below
 
 # %% [markdown]
-# ## 4. 目标二 · Target 2: Beta(2.31, 0.627)
+# It jumps anywhere in one step, so its ESS exceeds even the tuned random walk's.
+#
+# ## 5. 目标二 · Beta(2.31, 0.627), seed 003's second program
 #
 # $$ f(x; a, b) = \frac{\Gamma(a + b)}{\Gamma(a)\Gamma(b)}\, x^{a-1}(1 - x)^{b-1},
 #    \qquad 0 < x < 1. $$
 #
-# (The seed writes $x_{a-1}$ for $x^{a-1}$.)
-#
-# **An error in the seed.** Its text says the target is a Beta with
-# $a = 2.37$, $b = 0.627$, but its code uses `a, b = 2.31, 0.627` and
-# `beta(2.31, 0.627)`. The program, and its figure, are Beta(2.31, 0.627); that is
-# the target here. The two are close but not the same distribution:
+# Three slips of the seed: its text says $a = 2.37$, its code and figure use
+# `beta(2.31, 0.627)` (the target here; the two differ below); it writes $x_{a-1}$ for
+# $x^{a-1}$; its program starts at $x = 0$, where the density is 0 (the first ratio
+# divides by zero). Here chains start inside $(0, 1)$, and the log density is
+# $-\infty$ outside it, so proposals there are always rejected.
 
 # %%
-beta_data = mcmc_pairs.pairdata.mh_beta.default_data()
-print(beta_data)
 for a in (2.31, 2.37):
-    target = stats.beta(a, beta_data["b"])
-    print(
-        f"Beta({a}, 0.627): mean {target.mean():.4f}, sd {target.std():.4f}, "
-        f"median {target.median():.4f}"
-    )
+    dist = stats.beta(a, beta_data["b"])
+    print(f"Beta({a}, 0.627): mean {dist.mean():.4f}, sd {dist.std():.4f}")
+q_a, q_b = mh_beta.proposal_params(beta_data)
+print(f"independence proposal q = Beta({q_a:g}, {q_b:g})")
+assert (q_a, q_b) == (1.0, beta_data["b"])
 
 # %% [markdown]
-# The seed's program also starts its chain at $x = 0$, where this density is 0
-# (so its first ratio divides by zero), and evaluates $\pi$ at proposals outside
-# $(0, 1)$. Here the target declares its support, the open interval $(0, 1)$,
-# outside which its log density is $-\infty$: such proposals are always rejected,
-# and chains start inside $(0, 1)$:
+# With $b < 1$ the density is infinite at 1. The random walk (its step tuned as in
+# section 3) must creep towards 1 by small accepted moves and rejects most proposals
+# there (past 1 they are impossible); the independence sampler proposes from
+# $q = \mathrm{Beta}(\min(a, 1), \min(b, 1)) = \mathrm{Beta}(1, 0.627)$, whose tails are
+# at least as heavy as the target's at both ends.
 
 # %%
-show(mh_beta.beta_logdensity, mh_beta.beta_density, mh_beta.draw_start)
+beta_runs, beta_rates = {}, {}
+for label, sampler in (("random walk", mh_beta.sample),
+                       ("independence sampler", mh_beta.sample_independence)):  # fmt: skip
+    tree = sampler(beta_data, draws=n_beta, tune=tune, chains=chains, random_seed=seed)
+    beta_runs[label] = tree["posterior"]["x"].values
+    beta_rates[label] = float(tree["sample_stats"]["acceptance_rate"].mean())
+beta_grid = np.linspace(0.002, 0.998, 500)
+exact_beta = {"exact Beta(2.31, 0.627)": stats.beta(2.31, 0.627).pdf}
+draw_runs(beta_runs, exact_beta, beta_grid, shown=300, ylim=(0, 6))
+flat = []  # each random-walk chain's longest run of repeated draws: its length and value
+for chain in beta_runs["random walk"]:
+    starts = np.flatnonzero(np.r_[True, np.diff(chain) != 0])
+    lengths = np.diff(np.r_[starts, chain.size])
+    flat.append((int(lengths.max()), float(chain[starts[lengths.argmax()]])))
+beta_ess = {label: float(azs.ess(x, method="bulk")) for label, x in beta_runs.items()}
+print("acceptance rates:", {k: round(v, 3) for k, v in beta_rates.items()})
+print("ESS:", {k: round(v) for k, v in beta_ess.items()}, f"of {chains * n_beta} draws")
+print("random walk, longest flat stretch per chain (draws, value):",
+      [(n, round(v, 4)) for n, v in flat])  # fmt: skip
+if full:  # the paragraph below
+    assert all(n >= 30 and v > 0.99 for n, v in flat)
+    assert beta_ess["random walk"] < 0.1 * chains * n_beta < beta_ess["independence sampler"]
 
 # %% [markdown]
-# With $b < 1$ the density is infinite at 1. A random walk that gets very close
-# to 1 sticks there, so it needs long chains (the pair asks for 10 000 draws per
-# chain). The independence sampler proposes from
-# $q = \mathrm{Beta}(\min(a, 1), \min(b, 1))$, whose tails are at least as heavy
-# as the target's at both ends:
+# The random walk's longest flat stretches, dozens of rejected draws in a row, all
+# lie above 0.99, next to the spike; its ESS is under a tenth of its draws, which is
+# why the pair runs 10 000 draws a chain. The independence sampler reaches the spike
+# in one jump.
+#
+# ## 6. 动手破坏 · Break it and watch: the Hastings correction forgotten
+#
+# The suite's catalogue of wrong samplers holds, for this pair,
+# `mh_beta_independence_without_hastings`: the independence sampler with $q(x)/q(x')$
+# dropped (`independence` with $\log q \equiv 0$), accepting with
+# $\min(1, \pi(x')/\pi(x))$ as if $q$ were symmetric. Its chain is in detailed balance
+# with $\pi(x)\,q(x)$ normalised, not with $\pi$: proposals come from $q$, and the
+# acceptance weighs them by $\pi$ on top. Here
+# $\pi q \propto x^{a-1}(1-x)^{b-1}\cdot(1-x)^{b-1}$ = Beta$(a,\ 2b - 1)$ =
+# Beta(2.31, 0.254): far more mass at the spike.
 
 # %%
-show(mh_beta.proposal_params, mh_beta.proposal_density, mh_beta.sample_independence)
-
-# %%
-show(mh_beta_model.build_model)
-beta_result = run_pair(
-    get_pair("mh_beta"),
-    draws=draws,
-    tune=tune,
-    chains=chains,
-    seed=seed,
-    max_draws=max_draws,
-    progress=print,
+wrong_sampler = get_pair("mh_beta").wrong["independence_without_hastings"]
+tree = wrong_samplers.mh_beta_independence_without_hastings(
+    beta_data, draws=n_beta, tune=tune, chains=chains, random_seed=seed
 )
-checks_summary(beta_result)
+x_wrong = tree["posterior"]["x"].values
+pi_q = {"π·q = Beta(2.31, 0.254)": stats.beta(2.31, 0.254).pdf}
+draw_runs({"without the correction": x_wrong}, exact_beta | pi_q, beta_grid, 300, (0, 6))
+means = {"its draws": float(x_wrong.mean()), "target": stats.beta(2.31, 0.627).mean(),
+         "pi q": stats.beta(2.31, 0.254).mean(),
+         "right sampler": float(beta_runs["independence sampler"].mean())}  # fmt: skip
+print("means:", {k: round(v, 4) for k, v in means.items()})
+wrong_rhat = float(azs.rhat(x_wrong))
+print(f"R-hat of its chains: {wrong_rhat:.3f}")
+assert abs(means["its draws"] - means["pi q"]) < 0.05  # it samples pi q ...
+assert means["its draws"] - means["target"] > 0.08  # ... not the target
+if full:  # the paragraph below
+    assert abs(means["its draws"] - means["pi q"]) < 0.01
+    assert abs(means["right sampler"] - means["target"]) < 0.01
+    assert wrong_rhat < 1.01
 
 # %% [markdown]
-# The histograms of all sides against the exact Beta(2.31, 0.627) density, and
-# the text's Beta(2.37, 0.627) dashed:
-
-# %%
-grid = np.linspace(0.005, 0.995, 400)
-fig, ax = plt.subplots(figsize=(7, 3.5))
-for label, side in beta_result.sides.items():
-    values = side.tree["posterior"]["x"].values.ravel()
-    ax.hist(values, bins=60, range=(0, 1), density=True, histtype="step", label=label)
-ax.plot(grid, stats.beta(2.31, 0.627).pdf(grid), "k", label="Beta(2.31, 0.627), the code")
-ax.plot(grid, stats.beta(2.37, 0.627).pdf(grid), "k--", label="Beta(2.37, 0.627), the text")
-ax.set_ylim(0, 6)
-ax.legend(fontsize=7, loc="upper left")
-plt.show()
-
-# %% [markdown]
-# ## 5. 动手破坏 · Break it and watch: a forgotten Hastings correction
+# Its histogram follows the dashed $\pi q$, not the black target: its mean is about
+# 0.90 (that of Beta(2.31, 0.254)) against the target's 0.787, while the correct
+# independence sampler's is within 0.01 of 0.787. Yet its chains agree with one
+# another: $\hat R$ (潜在尺度缩减因子, which compares the spread between chains with the
+# spread within them; [checking a sampler](checking_a_sampler.ipynb), section 6) is
+# below 1.01. Chains can agree and still sample the wrong distribution; only a
+# comparison with the right answer shows it.
 #
-# The catalogue of wrong samplers (`handrolled/wrong_samplers.py`) holds the
-# bugs each pair must catch; the Beta pair names its own. Plant
-# `independence_without_hastings`: the independence sampler of seed 001 §6.3
-# with the correction $q(\theta^{(t)})/q(\theta')$ dropped (a flat $q$,
-# $\log q \equiv 0$, passed to the same package function). Its chain then
-# converges to $\pi(x)\,q(x)$ normalised, here
-# Beta$(a + \min(a,1) - 1,\ b + \min(b,1) - 1)$ = Beta(2.31, 0.254), not to the
-# target. The PyMC draws of the run above are reused (`pymc_from`):
-
-# %%
-beta_pair = get_pair("mh_beta")
-print(beta_pair.wrong)
-show(wrong_samplers.mh_beta_independence_without_hastings)
-wrong = run_pair(
-    beta_pair,
-    sampler=beta_pair.wrong["independence_without_hastings"],
-    draws=draws,
-    tune=tune,
-    chains=chains,
-    seed=seed,
-    max_draws=max_draws,
-    pymc_from=beta_result,
-    progress=print,
-)
-print("verdict for the buggy sampler:", wrong.verdict)
-judged = wrong.checks[wrong.checks["side"] == "user"]
-display(judged.groupby(["kind", "statistic"])["passed"].agg(["size", "sum"])
-        .rename(columns={"size": "checks", "sum": "passed"}))  # fmt: skip
-print("its mean:", float(wrong.sides["user"].tree["posterior"]["x"].mean()))
-print("Beta(2.31, 0.627) mean:", stats.beta(2.31, 0.627).mean())
-print("Beta(2.31, 0.254) mean:", stats.beta(2.31, 0.627 + 0.627 - 1).mean())
-
-# %% [markdown]
-# **Which check caught it, and why.** The buggy chain piles up near 1 (its mean
-# is that of Beta(2.31, 0.254), printed above), so every z-check of $x$ fails,
-# mean, sd and all three quantiles, against NUTS and against the exact Beta, and
-# so do the mean, median and 5 % quantile of its log density: most by many
-# times their thresholds. It also mixes badly near the spike at 1: its bulk and
-# tail ESS gates fail (its $\hat R$ passes). On their own those would give
-# *not converged* ("run longer"), but a difference this *gross* (more than four
-# times its Holm threshold) cannot be Monte Carlo error, so the verdict is
-# *disagree*. The energy check of the joint distribution fails too. No
-# `support` check fires: every draw lies inside $(0, 1)$; that check exists for
-# the catalogue's other Beta bug, `random_walk_accepting_out_of_support`, whose
-# clipped log density accepts proposals past 1.
-
-# %%
-# the paragraph above, against the checks (the gates and the gross differences at the
-# pair's own draws; at the test suite's 200 draws a chain fewer of them fail)
-bug_z = judged[judged["kind"].isin(["agreement", "exact"])]
-bug_failed = set(zip(bug_z.loc[~bug_z["passed"], "quantity"],
-                     bug_z.loc[~bug_z["passed"], "statistic"], strict=True))  # fmt: skip
-bug_gates = judged[judged["kind"] == "diagnostic"].set_index(["quantity", "statistic"])["passed"]
-assert judged[judged["kind"] == "support"]["passed"].all()  # no support check fires
-assert abs(float(wrong.sides["user"].tree["posterior"]["x"].mean()) - 0.9009) < 0.05
-if draws is None:
-    assert wrong.verdict == "disagree"
-    assert bug_z[bug_z["quantity"] == "x"]["passed"].sum() == 0  # every z-check of x
-    for statistic in ("z(mean)", "z(q50)", "z(q5)"):
-        assert ("logp", statistic) in bug_failed
-    assert judged["gross"].any()
-    assert not bug_gates.xs("ess_bulk", level="statistic").any()
-    assert not bug_gates.xs("ess_tail", level="statistic").any()
-    assert bug_gates.xs("r_hat", level="statistic").all()
-    assert not judged[judged["kind"] == "multivariate"]["passed"].any()
-
-# %% [markdown]
-# ## 6. 诊断 · What to look at in the diagnostics
+# ## 7. 比较 · The suite's check
 #
-# * **Acceptance rate**: seed 001 advises 0.15 to 0.5 for a random walk; the
-#   independence sampler's is high when $q$ is close to $\pi$.
-# * **Trace**: the Beta random walk's chains stick near 1 for long stretches
-#   (flat segments: in each chain the longest, some 50 draws, lies above 0.99);
-#   NUTS works on the logit scale and does not.
-# * **Rank plots**: sticking shows as chains over-represented at high ranks.
-# * **Autocorrelation**, and the **ESS** and **$\hat R$** that summarise it.
+# The suite compares these samplers with a PyMC model (NUTS) and the exact Beta, and
+# must tell the correct samplers from the planted bug; how it decides is explained in
+# [checking a sampler](checking_a_sampler.ipynb).
 
 # %%
-rows = {}
-for result in (normal_result, beta_result):
-    for label, side in result.sides.items():
-        rows[(result.pair.name, label)] = {
-            "acceptance": side.acceptance_rate,
-            "ess_bulk(x)": result.summaries[label].at["x", "ess_bulk"],
-            "ess_tail(x)": result.summaries[label].at["x", "ess_tail"],
-            "r_hat(x)": result.summaries[label].at["x", "r_hat"],
-            "ESS per second": result.ess_per_second(label),
-        }
-display(pd.DataFrame(rows).T.round(3))
-
-# %%
-rw_tree = beta_result.sides["handrolled:random_walk"].tree
-azp.plot_trace_dist(rw_tree)
-plt.show()
-azp.plot_rank(rw_tree)  # every draw: what the test assumes (independent draws) is false
-plt.show()
-azp.plot_rank(beta_result.sides["pymc"].tree)
-plt.show()
+quiet = dict(tune=tune, chains=chains, seed=seed, max_draws=max_draws, progress=lambda e: None)
+right = run_pair(get_pair("mh_beta"), draws=draws, **quiet)
+wrong = run_pair(get_pair("mh_beta"), sampler=wrong_sampler, draws=draws, pymc_from=right,
+                 **quiet)  # fmt: skip
+reached = report.resolution_table(right).max().max()
+print(f"the suite's verdict: {right.verdict} for the random walk and independence sampler "
+      f"(largest resolution reached: {reached:.2f} posterior sd), {wrong.verdict} for the "
+      "sampler without the Hastings correction: see checking_a_sampler")  # fmt: skip
+if full:
+    assert right.verdict == "agree" and wrong.verdict == "disagree"
 
 # %% [markdown]
-# **p = 0.00 beside `agree`.** The random walk's rank plot reads p = 0.00, with
-# black dots, and NUTS's p = 0.01 is just below α = 0.01 too (0.0099, below;
-# hence its dots), beside the verdict `agree` for every side. The rank plot is
-# not part of the verdict, and its test counts
-# the draws as if they were independent: these plots rank every draw, 10 000 a
-# chain, and the random walk's 40 000 draws are worth an ESS of about 2 000, so
-# its chains wander further than the test allows. Thinned to about one draw per
-# two effective draws (`report.near_independent`, as the report pages draw
-# them), the same chains pass it (the table and the plot below; the older
-# thinning to 500 draws a chain is in the table too).
-# [The diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn)
-# explains the curve, its p-value and its dots, and what the verdict uses instead.
-
-# %%
-rank_ps = {}
-rw_labels = ("handrolled:random_walk", "pymc")
-for label in rw_labels:
-    x_draws = beta_result.sides[label].tree["posterior"]["x"]
-    every = -(-x_draws.sizes["draw"] // 500)  # the report pages' thinning before issue 40
-    _, by_ess = report.near_independent(x_draws.to_dataset(), with_step=True)
-    for thinned, step in (
-        ("every draw", 1),
-        ("thinned to 500 a chain", every),
-        ("one per two effective draws", by_ess),
-    ):
-        # the p on a rank plot's panel: arviz-stats' multi-chain uniformity test
-        ranks = (
-            x_draws.isel(draw=slice(None, None, step))
-            .to_dataset()
-            .azstats.compute_ranks(dim=("chain", "draw"), relative=True)
-        )
-        p_value = ranks.azstats.mchain_uniformity_test(dim=("chain", "draw"))[0]["x"]
-        rank_ps[(label, thinned)] = float(p_value)
-display(pd.Series(rank_ps, name="rank-plot p").unstack().round(4))
-azp.plot_rank(report.near_independent(rw_tree))  # thinned: the test's assumption holds
-plt.show()
-if draws is None:  # the paragraph above: correct chains pass once thinned by their ESS
-    assert all(rank_ps[(label, "one per two effective draws")] > 0.01 for label in rw_labels)
-print("verdicts:", beta_result.verdicts)
-rw_ess = beta_result.summaries["handrolled:random_walk"].at["x", "ess_bulk"]
-print(f"random walk: ESS {rw_ess:.0f} of {rw_tree['posterior']['x'].size} draws")
-flat = {}  # each chain's longest run of repeated draws (rejections): length, value
-for label in ("handrolled:random_walk", "pymc"):
-    for c, chain in enumerate(beta_result.sides[label].tree["posterior"]["x"].values):
-        starts = np.flatnonzero(np.r_[True, np.diff(chain) != 0])
-        lengths = np.diff(np.r_[starts, chain.size])
-        flat[(label, c)] = (int(lengths.max()), float(chain[starts[lengths.argmax()]]))
-print("longest flat stretch per chain (draws, value):", flat)
-# the paragraph above and the list of section 6 (at the pair's own 10 000 draws a chain)
-if draws is None:
-    for (label, _), (length, value) in flat.items():
-        if label == "pymc":
-            assert length <= 10  # NUTS does not stick
-        else:
-            assert length >= 40 and value > 0.99  # the random walk sticks near 1
-    assert set(beta_result.verdicts.values()) == {"agree"}
-    for label in ("handrolled:random_walk", "pymc"):
-        assert rank_ps[(label, "every draw")] < 0.01 < rank_ps[(label, "thinned to 500 a chain")]
-    assert rank_ps[("handrolled:random_walk", "every draw")] < 0.005  # printed as 0.00
-    assert 0.005 <= rank_ps[("pymc", "every draw")]  # printed as 0.01
-    assert 1500 < rw_ess < 2600  # "about 2 000"
-
-# %%
-azp.plot_autocorr(rw_tree, max_lag=200)
-plt.show()
-
-# %% [markdown]
-# ## 7. 练习 · Exercises
+# ## 8. 练习 · Exercises
 #
-# **Exercise 1 (the proposal scale).** Run seed 003's Normal(10, 5) random walk
-# with a fixed proposal sd of 50 instead of 1. Will its acceptance rate be
-# (a) above 0.5, (b) inside seed 001's advice [0.15, 0.5], or (c) below 0.15?
+# **Exercise 1 (the step).** Run section 3's random walk with a fixed step of 50
+# (ten target sds) instead of 1. Will its acceptance rate be (a) above 0.5, (b) inside
+# seed 001's advice [0.15, 0.5], or (c) below 0.15?
 
 # %%
 answer = None  # "a", "b" or "c"
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
-# A random walk N(x, s^2) on a normal target of sd sigma accepts, at stationarity,
-# (2/pi) arctan(2 sigma / s) of its proposals: 0.44 at s = 2.4 sigma, 0.5 at s = 2 sigma,
-# 0.15 at s = 8.3 sigma, 0.126 at s = 10 sigma (the step 50 here).
+# A random walk N(x, s^2) on N(mu, sigma^2) accepts (2/pi) arctan(2 sigma / s) at stationarity
 span = [2 / np.tan(a * np.pi / 2) for a in (0.5, 0.15)]  # the steps, in sds, of [0.15, 0.5]
-wide = mh_normal.sample(normal_data | {"proposal_sd": 50.0}, draws=n_draws, tune=tune,
+wide = mh_normal.sample(normal_data | {"proposal_sd": 50.0}, draws=n_normal, tune=tune,
                         chains=chains, random_seed=seed, adapt=False)  # fmt: skip
 rate = float(wide["sample_stats"]["acceptance_rate"].mean())
 exact_rate = 2 / np.pi * np.arctan(2 * normal_data["sigma"] / 50.0)
-assert abs(rate - exact_rate) < 0.05  # the measured rate is the formula's, at any settings
+assert abs(rate - exact_rate) < 0.05
 ex.check_choice(answer, "c", {
-    "a": "a step 10 times the target's sd lands far in the tails; most proposals are rejected.",
-    "b": f"the advised range [0.15, 0.5] is reached with steps of {span[0]:.1f} to "
-         f"{span[1]:.1f} target sds ((2/π) arctan(2σ/s) = 0.5 and 0.15); a step of 10 sds "
-         "is past its far end.",
-    "c": f"right: (2/π) arctan(2σ/s) = (2/π) arctan(0.2) = {exact_rate:.3f}, and the measured "
-         f"rate is {rate:.3f}. Almost every far jump is rejected and the chain sits still for "
-         f"long stretches; seed 001's range [0.15, 0.5] needs steps of {span[0]:.1f} to "
-         f"{span[1]:.1f} target sds (0.44, the tuning's aim, at 2.4).",
+    "a": "a step of 10 sds lands far in the tails; most proposals are rejected.",
+    "b": f"[0.15, 0.5] needs steps of {span[0]:.1f} to {span[1]:.1f} target sds; 10 is past it.",
+    "c": f"right: (2/π) arctan(2σ/s) = (2/π) arctan(0.2) = {exact_rate:.3f}, measured "
+         f"{rate:.3f}; [0.15, 0.5] needs steps of {span[0]:.1f} to {span[1]:.1f} target sds.",
 }, wrong="b")  # fmt: skip
 
 # %% [markdown]
-# **Exercise 2 (the acceptance probability).** In section 2's discrete example,
-# with $\pi = [0.5, 0.2, 0.3]$ and $Q_{12} = 0.5$, $Q_{21} = 0.4$, what is MH's
-# probability of accepting a proposed move from state 1 to state 2?
+# **Exercise 2 (a symmetric proposal).** In section 2's example, replace $Q$ by the
+# symmetric proposal that picks one of the two other states with probability 1/2
+# each ($Q'_{ij} = 1/2$ for $i \ne j$, $Q'_{ii} = 0$). With $\pi = [0.5, 0.2, 0.3]$,
+# what is $P'_{32}$, the probability that MH's chain moves from state 3 to state 2 in
+# one step?
 
 # %%
 answer = None  # your number
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
-ex.check_number(answer, float(fractions["mh"][0, 1] / Q3[0, 1]), rel=0.01,
-                hint="min(1, pi_2 Q_21 / (pi_1 Q_12)): the proposal's ratio Q_21 / Q_12 "
-                     "stays, since this Q is not symmetric.",
-                why="min(1, 0.2 x 0.4 / (0.5 x 0.5)) = 0.32.",
-                wrong=0.2 / 0.5)  # fmt: skip
+Q_sym = mc.exact([[0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]])
+P_sym = mc.metropolis_hastings_matrix(pi3, Q_sym, "mh")
+assert mc.stationary_exactly(pi3, P_sym)
+ex.check_number(answer, float(P_sym[2, 1]), rel=0.01,
+                hint="a move is a proposal times its acceptance: Q'_32 x min(1, pi_2 / pi_3) "
+                     "(the symmetric Q' cancels from the ratio, not from the move).",
+                why=f"Q'_32 x min(1, 0.2 / 0.3) = 0.5 x 2/3 = {P_sym[2, 1]}.",
+                wrong=0.2 / 0.3)  # the acceptance alone  # fmt: skip
+
+# %% [markdown]
+# **Exercise 3 (the correction forgotten on the normal).** The catalogue's
+# `mh_normal_independence_without_hastings` is section 4's independence sampler,
+# $q = N(10, 10)$, with $q(x)/q(x')$ dropped, on the target $N(10, 5)$. What is the sd
+# of the distribution its draws follow?
+
+# %%
+answer = None  # your number
+
+# %% jupyter={"source_hidden": true} tags=["checker"]
+sigma, q_sd = normal_data["sigma"], 2 * normal_data["sigma"]
+expected_sd = (1 / sigma**2 + 1 / q_sd**2) ** -0.5  # pi q: precisions add
+tree = wrong_samplers.mh_normal_independence_without_hastings(
+    normal_data, draws=n_normal, tune=tune, chains=chains, random_seed=seed
+)
+measured_sd = float(tree["posterior"]["x"].values.std())
+if full:
+    assert abs(measured_sd - expected_sd) < 0.2
+ex.check_number(answer, expected_sd, rel=0.02,
+                hint="its draws follow pi(x) q(x) normalised (section 6): a product of two "
+                     "normal densities is normal, and their precisions 1/sd^2 add.",
+                why=f"1/sd^2 = 1/25 + 1/100, sd = sqrt(20) = {expected_sd:.3f}; its draws' "
+                    f"sd is {measured_sd:.3f}, narrower than the target's 5.",
+                wrong=sigma)  # the target's sd  # fmt: skip

@@ -16,23 +16,24 @@
 # %% [markdown]
 # # 贝叶斯线性回归的 Gibbs 采样 · Weight on height: Gibbs sampling of a Bayesian regression
 #
-# *Reading order 4 of 6.* Previous: [bivariate normal](bivariate_normal.ipynb) · next:
-# [Bayes net](bayes_net.ipynb) · [Glossary 术语表](GLOSSARY.md) ·
-# [how to read a verdict](reading_a_verdict.ipynb)
+# *About 15 minutes to read.* Previous: [bivariate normal](bivariate_normal.ipynb) · next:
+# [Bayes net](bayes_net.ipynb) · [Glossary 术语表](GLOSSARY.md) · how the suite checks a
+# sampler: [checking a sampler](checking_a_sampler.ipynb)
 #
 # The seed: seed 000, **《马尔科夫链蒙特卡洛应用初窥》** ("A first look at
 # applications of Markov chain Monte Carlo"), its "一个简单的例子" (a simple
 # example): the regression of weight on height sampled by Gibbs.
 #
 # **The idea.** Bayes' formula gives the posterior (后验)
-# $p(\theta \mid x) \propto p(\theta)\,p(x \mid \theta)$. For the regression of
-# seed 000 the joint posterior of $(\beta_0, \beta_1, \sigma^2)$ is awkward to
-# sample directly, but each *full conditional* (满条件分布; the seed's 条件后验分布)
-# is a standard distribution. Gibbs
-# sampling draws each parameter in turn from its conditional given the others.
+# $p(\theta \mid x) \propto p(\theta)\,p(x \mid \theta)$, prior (先验) times likelihood
+# (似然). For the regression of seed 000 the joint posterior of
+# $(\beta_0, \beta_1, \sigma^2)$ is awkward to sample directly, but each *full
+# conditional* (满条件分布; the seed's 条件后验分布) is a standard distribution. Gibbs
+# sampling (吉布斯采样) draws each parameter in turn from its conditional given the
+# others. Here it works, slowly; this notebook shows why, and what helps.
 #
 # The data are R's `women` (15 heights in inches and weights in pounds). The
-# parameters below are the run lengths for both samplers.
+# parameters below are the run lengths (the tests run this notebook with tiny values).
 
 # %% tags=["parameters"]
 draws = 1000
@@ -43,32 +44,23 @@ max_draws = None  # an undecided run grows to 16 x draws (README, "Runs that las
 
 # %%
 # %matplotlib inline
-import inspect
 import time
 
 import _exercises as ex
-import arviz_plots as azp
 import arviz_stats as azs
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import display
 
 from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.pairs import regression as reference
 from mcmc_pairs.comparisons.registry import get_pair
 from mcmc_pairs.comparisons.run import run_pair
 from mcmc_pairs.handrolled import regression as reg
+from mcmc_pairs.handrolled import wrong_samplers
 from mcmc_pairs.models.regression import build_model
 from mcmc_pairs.pairdata.regression import default_data
-
-
-def show(*functions):
-    """Display the source of functions that live in the packages."""
-    for f in functions:
-        source = inspect.getsource(getattr(f, "py_func", f))
-        display(Markdown(f"`{f.__module__}.{f.__name__}`\n```python\n{source}```"))
-
 
 # %% [markdown]
 # ## 1. 模型 · The model (the seed's notation)
@@ -79,23 +71,19 @@ def show(*functions):
 #    \sigma^2 \sim \Gamma^{-1}(\epsilon, \epsilon),\qquad
 #    m_0 = m_1 = 10^6,\ \epsilon = 10^{-3}. $$
 #
-# $m_0$ and $m_1$ are prior *variances* (BUGS writes the precision $10^{-6}$).
+# $m_0$ and $m_1$ are prior *variances* (BUGS writes the precision $10^{-6}$);
+# $\Gamma^{-1}$ is the inverse-gamma distribution: $1/\sigma^2 \sim \Gamma(\epsilon, \epsilon)$.
 # Below, $x_i$ is the height and $y_i$ the weight.
 
 # %%
 data = default_data()
-print(pd.DataFrame({"height": data["height"], "weight": data["weight"]}).T)
-print({k: data[k] for k in ("m0", "m1", "epsilon")})
+x, y = data["height"], data["weight"]
+n, m0, m1, eps = len(y), data["m0"], data["m1"], data["epsilon"]
+print(pd.DataFrame({"height x": x, "weight y": y}).T.to_string())
+print({"m0": m0, "m1": m1, "epsilon": eps})
 
 # %% [markdown]
-# Everything depends on the data only through six numbers, so one Gibbs sweep
-# costs the same whatever $N$ is (centred sums keep the arithmetic stable):
-
-# %%
-show(reg.sufficient_statistics, reg.sse)
-
-# %% [markdown]
-# ## 2. 满条件分布 · The full conditionals, each next to its function
+# ## 2. 满条件分布 · The full conditionals and one sweep
 #
 # **$\beta_0$.** The seed gives the flat-prior limit
 #
@@ -103,13 +91,8 @@ show(reg.sufficient_statistics, reg.sse)
 #    N\!\left(\frac{1}{N}\sum_i (y_i - x_i\beta_1),\ \frac{\sigma^2}{N}\right). $$
 #
 # With the finite prior the precision is $N/\sigma^2 + 1/m_0$ and the mean
-# $\sum_i (y_i - x_i\beta_1)/\sigma^2$ divided by it; the code uses this exact form,
-# which tends to the seed's as $m_0 \to \infty$.
-
-# %%
-show(reg.beta0_given_rest)
-
-# %% [markdown]
+# $\sum_i (y_i - x_i\beta_1)/\sigma^2$ divided by it, which tends to the seed's form.
+#
 # **$\beta_1$.** The seed writes
 #
 # $$ m_1 \to \infty:\quad \beta_1 \mid y, \beta_0, \sigma^2 \sim
@@ -117,38 +100,70 @@ show(reg.beta0_given_rest)
 #    \frac{\sigma^2}{\sum_i x_i^2}\right). $$
 #
 # (The seed labels this limit "$m_0 \to \infty$"; it is $m_1$, the prior variance
-# of $\beta_1$, that goes to infinity here.) Exact form: precision
+# of $\beta_1$, that goes to infinity here.) Finite prior: precision
 # $\sum_i x_i^2/\sigma^2 + 1/m_1$.
-
-# %%
-show(reg.beta1_given_rest)
-
-# %% [markdown]
+#
 # **$\sigma^2$**, through its precision $1/\sigma^2$:
 #
 # $$ p(1/\sigma^2 \mid y, \beta_0, \beta_1) = \Gamma(a, b),\qquad
 #    a = \epsilon + \frac{N}{2},\quad b = \epsilon + \frac12\sum_i e_i^2 . $$
 #
-# $b$ is a *rate*; NumPy's `gamma` takes a *scale*, $1/b$ (a classic bug).
+# $b$ is a *rate*; NumPy's `gamma` takes a *scale*, $1/b$ (a classic bug: section 6).
+# The three formulas and one sweep, written out:
+
 
 # %%
-show(reg.precision_given_rest, reg.sample_precision_given_rest)
+def beta0_given_rest(beta1, sigma2):
+    """Mean and sd of p(beta0 | y, beta1, sigma2)."""
+    precision = n / sigma2 + 1 / m0
+    return np.sum(y - x * beta1) / sigma2 / precision, np.sqrt(1 / precision)
+
+
+def beta1_given_rest(beta0, sigma2):
+    """Mean and sd of p(beta1 | y, beta0, sigma2)."""
+    precision = np.sum(x**2) / sigma2 + 1 / m1
+    return (np.sum(x * y) - beta0 * np.sum(x)) / sigma2 / precision, np.sqrt(1 / precision)
+
+
+def precision_given_rest(beta0, beta1):
+    """Shape a and RATE b of p(1 / sigma2 | y, beta0, beta1)."""
+    return eps + n / 2, eps + 0.5 * np.sum((y - beta0 - beta1 * x) ** 2)
+
+
+def sweep(beta0, beta1, sigma2, rng):
+    """One Gibbs sweep: beta0, then beta1, then sigma2, each given the latest others."""
+    beta0 = rng.normal(*beta0_given_rest(beta1, sigma2))
+    beta1 = rng.normal(*beta1_given_rest(beta0, sigma2))
+    a, b = precision_given_rest(beta0, beta1)
+    sigma2 = 1 / rng.gamma(a, 1 / b)  # NumPy's gamma takes the scale 1 / b
+    return beta0, beta1, sigma2
+
+
+rng = np.random.default_rng(seed)
+state = (-87.0, 3.45, 2.5)
+for _ in range(3):
+    state = sweep(*state, rng)
+    print("beta0 = {:9.3f}, beta1 = {:.4f}, sigma2 = {:.3f}".format(*state))
+# the package's conditionals (written with centred sums, for stability) give the same numbers
+stats_ = reg.sufficient_statistics(x, y)
+b0, b1, s2 = state
+assert np.allclose(beta0_given_rest(b1, s2), reg.beta0_given_rest(b1, s2, stats_, m0))
+assert np.allclose(beta1_given_rest(b0, s2), reg.beta1_given_rest(b0, s2, stats_, m1))
+assert np.allclose(precision_given_rest(b0, b1), reg.precision_given_rest(b0, b1, stats_, eps))
 
 # %% [markdown]
-# One sweep draws $\beta_0$, then $\beta_1$, then $\sigma^2$, each from its
-# conditional (`sample_*_given_rest`); the sampler runs the same sweeps in the
-# compiled kernel below, which the tests check against `gibbs_sweep` bit for bit:
-
-# %%
-show(reg.gibbs_sweep, reg.gibbs_kernel)
-
-# %% [markdown]
+# The package's sampler `reg.sample` runs these sweeps compiled (numba), the formulas
+# rewritten in six centred sums (`reg.sufficient_statistics`) so that nothing cancels
+# when heights are far from zero; the tests check it against `reg.gibbs_sweep` bit for bit.
+#
 # ## 3. 为什么慢 · Why this Gibbs sampler crawls, and what helps
 #
 # Heights are far from zero, so given $\sigma^2$ the intercept and the slope are
 # almost perfectly correlated: their conditional correlation is
-# $-\sum x_i / \sqrt{N \sum x_i^2}$. A one-at-a-time Gibbs scan on a bivariate
-# normal with correlation $\rho$ is an AR(1) chain with coefficient $\rho^2$:
+# $-\sum x_i / \sqrt{N \sum x_i^2}$ (in the flat-prior limit). A one-at-a-time Gibbs
+# scan on a bivariate normal with correlation $\rho$ is an AR(1) chain with coefficient
+# $\rho^2$ (the [bivariate normal notebook](bivariate_normal.ipynb), section 6): each
+# sweep moves along the narrow ridge of the posterior by a small step.
 
 # %%
 rho = reg.conditional_correlation(data)
@@ -177,21 +192,18 @@ ex.check_integer(answer, thin,
                  wrong=thin - 1)  # rounded to the nearest instead of up  # fmt: skip
 
 # %% [markdown]
-# The harness's choice:
+# So the seed's sampler needs hundreds of sweeps per nearly independent draw; the
+# package keeps every `thin`-th sweep by default (`reg.default_thin`). This is
+# **thinning** (稀疏化, 抽稀), which seed 003 suggests when independent samples are
+# needed ("每隔一段时间取一次样本"). Is it a remedy? Compare samplers **per sweep and
+# per second**, not per kept draw: a thinned chain of 1000 kept draws has run `thin`
+# times as many sweeps. The effective sample size (有效样本量, ESS: how many independent
+# draws the chain is worth, measured by `arviz_stats`; see [checking a
+# sampler](checking_a_sampler.ipynb), section 2) of $\beta_1$:
 
 # %%
-print(f"sweeps per kept draw so that rho^(2 thin) <= 0.1: thin = {thin}")
-show(reg.default_thin)
-
-# %% [markdown]
-# So the seed's sampler needs hundreds of sweeps per independent draw. The
-# harness keeps every `thin`-th sweep (**thinning**, 稀疏化（抽稀）, which seed 003
-# suggests when independent samples are needed: "每隔一段时间取一次样本"). Is thinning a
-# remedy? Compare samplers **per sweep and per second**, not per kept draw: a
-# thinned chain of 1000 kept draws has run `thin` times as many sweeps as an
-# unthinned one. `arviz_stats` measures the ESS of $\beta_1$:
-
-# %%
+print(f"thin = {thin}")
+assert 100 <= thin < 1000  # "hundreds of sweeps"
 runs = {
     "one at a time, thin=1": dict(thin=1, draws=draws),
     "one at a time, thin=1, as many sweeps": dict(thin=1, draws=draws * thin),
@@ -221,14 +233,10 @@ efficiency = pd.DataFrame(rows).T
 efficiency["ESS per 1000 sweeps"] = 1000 * efficiency["ESS beta1"] / efficiency["sweeps"]
 efficiency["ESS per second"] = efficiency["ESS beta1"] / efficiency["seconds"]
 display(efficiency.round(3))
-unthinned = outputs["one at a time, thin=1"]
 print(f"theory for one at a time: ESS per sweep = (1 - rho^2) / (1 + rho^2) = "
       f"{(1 - rho**2) / (1 + rho**2):.5f}")  # fmt: skip
-# the next two cells' sentences: the blocked row has by far the largest ESS per sweep (per
-# second too, on an idle machine: a wall-clock ratio is not asserted, since a test run on busy
-# cores can stretch any one row's seconds); per sweep the unthinned chain is at least as
-# efficient as the thinned one (asserted with 1000 draws per chain: at the tests' 200 the short
-# runs' ESS is too noisy)
+# the next cells' sentences: blocked has by far the largest ESS per sweep; per sweep the
+# unthinned chain is at least as efficient as the thinned one (at full settings only: noisy)
 others = efficiency["ESS per 1000 sweeps"].drop("blocked, thin=1")
 assert efficiency.at["blocked, thin=1", "ESS per 1000 sweeps"] > 10 * others.max()
 if draws >= 1000:
@@ -239,35 +247,53 @@ if draws >= 1000:
     )
 
 # %% [markdown]
-# **Thinning is not a remedy for slow mixing.** Per sweep (and so, at equal cost
-# per sweep, per second) the unthinned chain is at least as efficient as the
-# thinned one: throwing draws away never adds information, it only saves memory
-# and the time spent storing and summarising draws. The thinned chain's kept
-# draws are nearly independent because it ran `thin` times longer, not because
-# thinning helped. (Each sampler ran once before the timings, so compilation is
-# not counted; the measured ESS of the short unthinned run is noisy.)
-
-# %% [markdown]
-# The remedy is **blocking**: draw $(\beta_0, \beta_1)$ jointly from their
-# bivariate normal given $\sigma^2$, with precision
+# **Thinning is not a remedy for slow mixing.** Per sweep (and so, at equal cost per
+# sweep, per second) the unthinned chain is at least as efficient as the thinned one:
+# throwing draws away never adds information, it only saves memory. The thinned chain's
+# kept draws are nearly independent because it ran `thin` times longer. (Compilation is
+# not timed; the ESS of the short unthinned run is noisy.)
+#
+# The remedy is **blocking**: draw $(\beta_0, \beta_1)$ jointly from their bivariate
+# normal given $\sigma^2$, with precision
 # $\Lambda = X^\top X/\sigma^2 + \mathrm{diag}(1/m_0, 1/m_1)$ and mean
-# $\Lambda^{-1} X^\top y/\sigma^2$ ($X = [1, x]$). The correlation no longer slows
-# the chain: the blocked row of the table above has by far the largest ESS per
-# sweep and per second.
+# $\Lambda^{-1} X^\top y/\sigma^2$ ($X = [1, x]$), then $\sigma^2$ as before
+# (`reg.sample_blocked`; the joint draw is `reg.beta_given_sigma2`). The correlation no
+# longer slows the chain: the blocked row of the table has by far the largest ESS per
+# sweep. The traces of each chain show the difference:
 
 # %%
-show(reg.beta_given_sigma2, reg.blocked_sweep)
+unthinned = outputs["one at a time, thin=1"]
+exact = reference.exact_marginals(data)
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.2), sharey=True)
+panels = [("one at a time, thin = 1", unthinned), ("blocked, thin = 1", blocked)]
+for ax, (title, out) in zip(axes, panels, strict=True):
+    for c in range(chains):
+        ax.plot(out["beta1"][c], lw=0.6, label=f"chain {c}")
+    ax.axhline(exact["beta1"].mean, color="k", lw=1.5, label="exact posterior mean")
+    ax.set(title=title, xlabel="sweep (after burn-in)")
+axes[0].set_ylabel(r"$\beta_1$")
+axes[0].legend(fontsize=7, loc="upper left", ncol=3)
+plt.show()
+unthinned_rhat = float(azs.rhat(unthinned["beta1"]))
+print(f"R-hat of beta1: one at a time, thin = 1: {unthinned_rhat:.2f}; "
+      f"blocked: {float(azs.rhat(blocked['beta1'])):.3f}")  # fmt: skip
+# the sentences below: "well above 1.01"; the blocked chains agree
+assert unthinned_rhat > 1.05 and float(azs.rhat(blocked["beta1"])) < 1.01
 
 # %% [markdown]
+# The unthinned one-at-a-time chains wander slowly along the ridge and do not overlap:
+# their $\hat R$ (潜在尺度缩减因子, between- against within-chain spread, near 1 when the
+# chains agree; [checking a sampler](checking_a_sampler.ipynb), section 6) is well above
+# the usual 1.01. The blocked chains are noise around the
+# same level from the first draw.
+#
 # ## 4. 精确解 · The exact answer
 #
-# $(\beta_0, \beta_1) \mid \sigma^2$ is Gaussian, so it integrates out in closed
-# form and leaves a one-dimensional density of $\log\sigma^2$, integrated on a
-# grid. This gives exact means, sds and quantiles, which both samplers are
-# checked against:
+# $(\beta_0, \beta_1) \mid \sigma^2$ is Gaussian, so it integrates out in closed form and
+# leaves a one-dimensional density of $\log\sigma^2$, integrated on a grid
+# (`reference.exact_marginals`). This gives exact means, sds, quantiles and densities:
 
 # %%
-exact = reference.exact_marginals(data)
 display(
     pd.DataFrame(
         {
@@ -275,246 +301,143 @@ display(
             | {f"q{round(100 * p)}": q for p, q in m.quantiles.items()}
             for name, m in exact.items()
         }
-    ).T
+    ).T.round(4)
 )
-assert round(exact["sigma2"].mean, 2) == 2.75  # quoted in Exercise 3
+labels = {"beta0": r"$\beta_0$", "beta1": r"$\beta_1$", "sigma2": r"$\sigma^2$"}
+fig, axes = plt.subplots(1, 3, figsize=(13, 3.2))
+for ax, name in zip(axes, reg.VARIABLES, strict=True):
+    for c in range(chains):
+        ax.hist(blocked[name][c], bins=30, density=True, histtype="step", label=f"chain {c}")
+    grid = np.linspace(*np.quantile(blocked[name], [0.001, 0.995]), 300)
+    ax.plot(grid, exact[name].pdf(grid), "k", lw=2, label="exact (quadrature)")
+    ax.set(xlabel=labels[name], ylabel="density", title=f"blocked Gibbs: {labels[name]}")
+axes[2].legend(fontsize=7)
+fig.tight_layout()
+plt.show()
+assert round(exact["sigma2"].mean, 2) == 2.75  # quoted in section 6
 
 # %% [markdown]
-# ## 5. PyMC 模型 · The PyMC twin
+# ## 5. NUTS 与低秩质量矩阵 · The PyMC twin, and NUTS's low-rank mass matrix
 #
-# The same priors and likelihood, stated directly; NUTS samples it. NUTS moves
-# like a frictionless particle whose momentum is drawn with a covariance, the
-# *mass matrix*; a diagonal one only rescales each coordinate, so a long narrow
-# ridge like $(\beta_0, \beta_1)$'s would still force tiny steps. A **low-rank
-# mass matrix** adds a few learned directions (here, the ridge) to the diagonal,
-# estimated from the draws during tuning, so NUTS can take long steps along the
-# ridge: the same cure as blocking, learned instead of derived.
+# The same priors and likelihood, stated directly (`models.regression.build_model`),
+# sampled by NUTS. NUTS moves like a frictionless particle whose momentum is drawn with
+# a covariance, the *mass matrix*; a diagonal one only rescales each coordinate, so the
+# narrow ridge of $(\beta_0, \beta_1)$ would still force tiny steps. A **low-rank mass
+# matrix** (nutpie's, used here) adds to the diagonal a few directions learned during
+# tuning, here the ridge, so NUTS takes long steps along it: the cure of blocking,
+# learned instead of derived.
 
 # %%
-show(build_model)
 print(build_model(data).str_repr())
 
 # %% [markdown]
-# ## 6. 比较 · The comparison
+# ## 6. 动手破坏 · Break it and watch: a rate passed as a scale
 #
-# Both hand-written samplers (one at a time with thinning, and blocked) against
-# NUTS and against the exact answer. Compared quantities: $\beta_0$, $\beta_1$,
-# $\sigma^2$, their centred pairwise products (whose means are the posterior
-# covariances) and the log posterior density of each draw; statistics: mean, sd,
-# 5/50/95 % quantiles; $z = (a - b)/\sqrt{\mathrm{MCSE}_a^2 + \mathrm{MCSE}_b^2}$
-# (MCSE: Monte Carlo standard error, 蒙特卡洛标准误) with Holm's correction.
+# The catalogue's `wrong_samplers.regression_blocked_rate_as_scale` is the blocked
+# sampler with one slip: `rng.gamma(a, b)` where `rng.gamma(a, 1 / b)` belongs (section
+# 2's warning). Its draws of $\sigma^2$ against the exact posterior, drawn as densities of
+# $\log_{10}\sigma^2$ since the two are far apart:
 
 # %%
-result = run_pair(
-    get_pair("regression"),
-    draws=draws,
-    tune=tune,
-    chains=chains,
-    seed=seed,
-    max_draws=max_draws,
-    progress=print,
+bad = wrong_samplers.regression_blocked_rate_as_scale(
+    data, draws=draws, tune=tune, chains=chains, random_seed=seed
 )
-print("verdict:", result.verdict, result.verdicts)
-checks = result.checks
-z_table = checks[checks["kind"].isin(["agreement", "exact"])].pivot_table(
-    index=["comparison", "quantity"], columns="statistic", values="value"
-)
-display(z_table.round(2))
-failed = checks[~checks["passed"]]
-print(f"{len(failed)} of {len(checks)} checks failed")
-display(failed)
-
-# %% [markdown]
-# How to read the verdict: [reading a verdict](reading_a_verdict.ipynb) (at the
-# tests' tiny settings "not converged" is expected).
-#
-# ## 7. 动手破坏 · Break it and watch: a rate passed as a scale
-#
-# Plant the catalogue's `blocked_rate_as_scale`: the blocked sampler with the
-# Gamma draw of the precision $1/\sigma^2$ given its *rate* $b$ where NumPy's
-# `gamma` wants the *scale* $1/b$ (section 2's warning). The PyMC draws of the
-# run above are reused (`pymc_from`):
-
-# %%
-pair = get_pair("regression")
-print(pair.wrong)
-broken = run_pair(
-    pair,
-    sampler=pair.wrong["blocked_rate_as_scale"],
-    draws=draws,
-    tune=tune,
-    chains=chains,
-    seed=seed,
-    max_draws=max_draws,
-    pymc_from=result,
-    progress=print,
-)
-print("verdict for the planted bug:", broken.verdict)
-judged = broken.checks[(broken.checks["side"] == "user") & (broken.checks["kind"] == "agreement")]
-display(judged.pivot_table(index="quantity", columns="statistic", values="value").round(1))
-print("posterior mean of sigma2: PyMC", round(result.summaries["pymc"].at["sigma2", "mean"], 3),
-      " planted bug", round(broken.summaries["user"].at["sigma2", "mean"], 5))  # fmt: skip
-
-
-def passed(quantity, statistics):
-    """The `passed` column of the planted bug's agreement checks of one quantity."""
-    rows = broken.checks.query("side == 'user' and kind == 'agreement' and quantity == @quantity")
-    rows = rows[rows["statistic"].isin(statistics)]
-    assert len(rows) == len(statistics), (quantity, statistics)
-    return rows["passed"].astype(bool)
-
-
-# the next cell's sentences: sigma2 about b^2 times too small (b = epsilon + SSE / 2); every
-# z-check of sigma2 and of the log density fails, by far (|z| > 10 with 1000 draws per chain);
-# the means of beta0 and beta1 pass, their sds and tail quantiles fail
-stats_ = reg.sufficient_statistics(data["height"], data["weight"])
-b = data["epsilon"] + reg.sse(exact["beta0"].mean, exact["beta1"].mean, stats_) / 2
-ratio = (
-    result.summaries["pymc"].at["sigma2", "mean"] / broken.summaries["user"].at["sigma2", "mean"]
-)
+fig, ax = plt.subplots(figsize=(8, 3.2))
+bins = np.linspace(-3, 1.5, 120)  # log10 sigma2
+for c in range(chains):
+    ax.hist(np.log10(bad["sigma2"][c]), bins=bins, density=True, histtype="step",
+            label=f"broken, chain {c}")  # fmt: skip
+ax.hist(np.log10(blocked["sigma2"].ravel()), bins=bins, density=True, color="0.8",
+        label="correct blocked sampler")  # fmt: skip
+# the density of log10 sigma2: p(sigma2) times d sigma2 / d log10 sigma2 = sigma2 ln 10
+ax.plot(bins, exact["sigma2"].pdf(10**bins) * 10**bins * np.log(10), "k", lw=2,
+        label=r"exact posterior")  # fmt: skip
+ax.set(xlabel=r"$\log_{10} \sigma^2$", ylabel="density",
+       title=r"posterior of $\sigma^2$: the rate passed as a scale")  # fmt: skip
+ax.legend(fontsize=7, loc="upper right")
+plt.show()
+b = eps + reg.sse(exact["beta0"].mean, exact["beta1"].mean, stats_) / 2
+ratio = exact["sigma2"].mean / bad["sigma2"].mean()
+print(f"mean of sigma2: exact {exact['sigma2'].mean:.3f}, broken {bad['sigma2'].mean():.5f}; "
+      f"ratio {ratio:.0f}, b^2 = {b**2:.0f} (b = {b:.2f})")  # fmt: skip
+for name in ("beta0", "beta1"):
+    print(f"{name}: mean exact {exact[name].mean:.4f}, broken {bad[name].mean():.4f}; "
+          f"sd exact {exact[name].sd:.4f}, broken {bad[name].std():.4f}")  # fmt: skip
+# the sentences below: sigma2 about b^2 times too small; the betas' means right to within a
+# tenth of their sd, their sds several times too small
 assert b**2 / 3 < ratio < 3 * b**2, (b**2, ratio)
-every = ["z(mean)", "z(sd)", "z(q5)", "z(q50)", "z(q95)"]
-for quantity in ("sigma2", "logp"):
-    assert not passed(quantity, every).any(), quantity
+assert round(b) == 15 and 100 < ratio < 1000  # "about 15"; "two orders of magnitude"
+for name in ("beta0", "beta1"):
+    assert abs(bad[name].mean() - exact[name].mean) < 0.1 * exact[name].sd, name
+    assert bad[name].std() < exact[name].sd / 5, name
+
+# %% [markdown]
+# The rate $b = \epsilon + \mathrm{SSE}/2$ is about 15 here, so Gamma(shape, scale $= b$)
+# draws precisions about $b^2$ times too large and $\sigma^2$ about that much too small:
+# the broken histogram sits two orders of magnitude to the left of the exact density.
+# The means of $\beta_0$ and $\beta_1$ barely move (given $\sigma^2$ their conditional
+# mean hardly depends on it), but their sds shrink with $\sigma$. A user who looked only at
+# the fitted line, the means of $\beta_0, \beta_1$, would not have seen the bug; the
+# posterior of $\sigma^2$, or the sds, show it at once.
+#
+# ## 7. 比较 · The suite's check
+#
+# The suite compares both hand-written samplers (one at a time with thinning, and
+# blocked) with NUTS and with the exact answer above; how it decides is explained once
+# in [checking a sampler](checking_a_sampler.ipynb) (the resolution: its section 5).
+
+# %%
+result = run_pair(get_pair("regression"), draws=draws, tune=tune, chains=chains, seed=seed,
+                  max_draws=max_draws, progress=lambda event: None)  # fmt: skip
+reached = report.resolution_table(result).max().dropna()
+print(
+    f"the suite's verdict: {result.verdict} {result.verdicts}; resolution reached "
+    "(posterior sds): " + ", ".join(f"{stat} {value:.2f}" for stat, value in reached.items())
+)
 if draws >= 1000:
-    assert (judged[judged["quantity"].isin(["sigma2", "logp"])]["value"].abs() > 10).all()
-for quantity in ("beta0", "beta1"):
-    assert passed(quantity, ["z(mean)"]).all(), quantity
-    assert not passed(quantity, ["z(sd)", "z(q5)", "z(q95)"]).any(), quantity
+    assert result.verdict == "agree"
 
 # %% [markdown]
-# **Which check caught it, and why.** The rate $b = \epsilon + \mathrm{SSE}/2$ is
-# large here, so Gamma(shape, scale $= b$) draws precisions about $b^2$ times too
-# large and $\sigma^2$ about that much too small: every z-check of $\sigma^2$ and
-# of the log density fails by orders of magnitude. The slopes' *means* barely
-# move (given $\sigma^2$ the mean of $(\beta_0, \beta_1)$ does not depend on it),
-# but their sds shrink with $\sigma$, so their sd and tail-quantile checks fail
-# too. A check of the means of $\beta_0, \beta_1$ alone, the numbers a user
-# would look at first, could not have seen it.
+# ## 8. 练习 · Exercises
 #
-# ## 8. 诊断 · What to look at in the diagnostics
+# Exercise 1 (predict the thinning) is in section 3, before the table that shows its
+# answer.
 #
-# Trace and rank plots of the thinned Gibbs chains. The traces should overlap. The
-# rank plot ranks the draws of all chains together, scales the ranks to $[0, 1]$
-# and draws, for each chain (one colour each), the difference between the ECDF of
-# its ranks and the uniform CDF (a Δ-ECDF curve): when the chains sample the same
-# distribution every curve wanders close to 0. Each panel prints the p-value of a
-# test that the ranks of all the chains are uniform, against α = 0.01; below α
-# the points that pull it down are marked. The test assumes independent draws,
-# so each chain is first thinned to about one draw per two effective draws
-# (`report.near_independent`, as the report pages draw them). See [The
-# diagnostics as drawn](reading_a_verdict.ipynb#the-diagnostics-as-drawn).
-#
-# Then the ESS / $\hat R$ table of every side and the seconds each spent
-# sampling. Compare the blocked Gibbs sampler with NUTS **per second** and **per
-# draw**: the sentences after the table are written from this run's numbers.
+# **Exercise 2 (centre the heights).** Replace each height $x_i$ by $x_i - \bar x$
+# (heights measured from their mean) and refit. What is the conditional correlation of
+# $\beta_0$ and $\beta_1$ given $\sigma^2$ now (flat-prior limit, as in section 3)?
 
 # %%
-tree = result.sides["handrolled:gibbs"].tree
-azp.plot_trace_dist(tree)
-plt.show()
-azp.plot_rank(report.near_independent(tree))
-plt.show()
-
-# %%
-table = pd.concat(
-    {
-        label: summary[["mean", "sd", "mcse_mean", "ess_bulk", "ess_tail", "r_hat"]]
-        for label, summary in result.summaries.items()
-    }
-)
-display(table.loc[(slice(None), list(reg.VARIABLES)), :].round(4))
-seconds = {label: side.timings["sampling_s"] for label, side in result.sides.items()}
-print("sampling seconds:", {k: round(v, 3) for k, v in seconds.items()})
-
-# %%
-names = {"beta0": "β0", "beta1": "β1", "sigma2": "σ²"}
-ess = {
-    label: result.summaries[label].loc[list(names), "ess_bulk"]
-    for label in ("handrolled:blocked", "pymc")
-}
-per_second = (
-    ess["handrolled:blocked"] / seconds["handrolled:blocked"] / (ess["pymc"] / seconds["pymc"])
-)
-lower = [k for k in names if ess["handrolled:blocked"][k] < ess["pymc"][k]]
-per_draw = "; ".join(
-    f"{names[k]} {ess['handrolled:blocked'][k]:,.0f} against {ess['pymc'][k]:,.0f}"
-    f" ({'lower' if k in lower else 'higher'})"
-    for k in names
-)
-verdict = (
-    f"So the blocked sampler beats NUTS per second, but not per draw for "
-    f"{' and '.join(names[k] for k in lower)}: blocking removes the correlation of "
-    "β0 and β1, while σ² is still drawn given them, one block after the other."
-    if lower
-    else "In this run it beats NUTS per draw too, for every parameter."
-)
-# "per second of sampling the blocked sampler beats NUTS": for every parameter
-assert (per_second > 1).all(), per_second
-display(Markdown(
-    f"**Per second** of sampling, the blocked sampler's bulk ESS is "
-    f"{per_second.min():,.0f} to {per_second.max():,.0f} times NUTS's (no gradients, no "
-    f"tuning of a step size, and (β0, β1) drawn exactly). **Per draw**, its "
-    f"bulk ESS against NUTS's: {per_draw}. {verdict}"
-))  # fmt: skip
-
-# %% [markdown]
-# The unthinned one-at-a-time chain shows what bad mixing looks like: the trace
-# wanders slowly along the ridge and the chains do not overlap (its $\hat R$
-# for $\beta_1$, printed below, is well above the gate of 1.01).
-
-# %%
-fig, axes = plt.subplots(1, 2, figsize=(10, 3), sharey=True)
-axes[0].plot(unthinned["beta1"].T, lw=0.6)
-axes[0].set_title("one at a time, thin = 1")
-axes[1].plot(blocked["beta1"].T, lw=0.6)
-axes[1].set_title("blocked")
-axes[0].set_ylabel(r"$\beta_1$")
-for ax in axes:
-    ax.set_xlabel("draw")
-plt.show()
-unthinned_rhat = float(azs.rhat(unthinned["beta1"]))
-print(f"R-hat of beta1: one at a time, thin = 1: {unthinned_rhat:.2f}; "
-      f"blocked: {float(azs.rhat(blocked['beta1'])):.3f}")  # fmt: skip
-assert unthinned_rhat > 1.05  # "the chains do not overlap": R-hat well above 1.01
-
-# %% [markdown]
-# ## 9. 练习 · Exercises
-#
-# Exercise 1 (predict the thinning) is in section 3, before the table that
-# shows its answer.
-#
-# **Exercise 2.** Keeping every 10th sweep of a slowly mixing chain instead of
-# every sweep, with the same number of sweeps, makes the ESS per sweep
-# (a) larger, (b) at most as large?
-
-# %%
-answer = None  # "a" or "b"
+answer = None  # your number
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
-ex.check_choice(answer, "b", {
-    "a": "the kept draws are less correlated, but there are ten times fewer of them; "
-         "compare the rows of section 3's table per sweep.",
-    "b": "right: the thinned draws are a subset of the same chain, they cannot carry more "
-         "information (Geyer 1992; MacEachern & Berliner 1994).",
-}, wrong="a")  # fmt: skip
+centred_rho = reg.conditional_correlation(data | {"height": x - x.mean()})
+ex.check_number(answer, centred_rho, absolute=0.01,
+                hint="the formula of section 3 is -sum(x) / sqrt(N sum(x^2)): what is the sum "
+                     "of heights measured from their mean?",
+                why=f"sum(x - mean(x)) = 0, so the correlation is {abs(centred_rho):.0f}: "
+                    "centring removes the ridge, and one-at-a-time Gibbs then mixes like "
+                    "the blocked sampler. The cheapest remedy of all.",
+                wrong=rho)  # the uncentred -0.998, as if centring changed nothing  # fmt: skip
 
 # %% [markdown]
-# **Exercise 3 (find the planted bug).** A regression sampler's $\sigma^2$ draws
-# have a posterior mean of 0.01 where the exact answer is 2.75 (section 4); its $\beta$ means
-# agree with NUTS. Which slip? (a) `rng.gamma(shape, rate)` where
-# `rng.gamma(shape, 1 / rate)` belongs; (b) the sum of squares not halved in the
-# rate; (c) $\beta_1$ drawn with the variance as its sd.
+# **Exercise 3 (another slip).** The catalogue also has a blocked sampler whose rate
+# forgets the $\frac12$: $b = \epsilon + \sum_i e_i^2$. Its posterior mean of $\sigma^2$
+# is, compared with the exact 2.75: (a) about two to three times larger; (b) about half;
+# (c) hundreds of times smaller, as in section 6.
 
 # %%
 answer = None  # "a", "b" or "c"
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
+wide = wrong_samplers.regression_blocked_sse_not_halved(
+    data, draws=draws, tune=tune, chains=chains, random_seed=seed
+)
+factor = wide["sigma2"].mean() / exact["sigma2"].mean
+assert 2 < factor < 3, factor  # choice (a): "two to three times larger"
 ex.check_choice(answer, "a", {
-    "a": "a scale of b instead of 1/b multiplies the precision by b^2 (hundreds here): "
-         "sigma2 collapses, as in section 7.",
-    "b": "a rate of SSE instead of SSE/2 roughly doubles sigma2; it does not shrink it a "
-         "thousandfold (the catalogue's blocked_sse_not_halved).",
-    "c": "that widens or narrows beta1 by its own sd; sigma2 would change only a little "
-         "(the catalogue's gibbs_variance_as_sd).",
+    "a": f"twice the rate halves the precision, so sigma2 about doubles; measured: {factor:.2f} "
+         "times the exact mean (a wider sigma2 also widens the betas and the residuals).",
+    "b": "a larger rate means a smaller precision 1 / sigma2, so a larger sigma2.",
+    "c": "only a rate passed as a scale changes sigma2 by b^2; doubling it changes it by ~2.",
 }, wrong="b")  # fmt: skip

@@ -60,3 +60,31 @@ def test_an_unanswered_checker_tests_itself_when_asked(monkeypatch):
         ex.check_choice(None, "b", {"a": "", "b": ""}, wrong="B")
     with pytest.raises(AssertionError, match="not a choice"):
         ex.check_choice(None, "b", {"a": "", "b": ""}, wrong="z")
+
+
+def test_a_string_answer_is_refused_in_one_line(capsys):
+    # issue 42: check_integer crashed with "Unknown format code 'g'" on "3"
+    assert ex.check_integer("3", 3) is False
+    assert ex.check_number("0.25", 0.25) is False
+    assert ex.check_integer(True, 1) is False  # a bool is not a count
+    out = capsys.readouterr().out
+    assert out.count("Expected a number") == 3 and "Traceback" not in out
+    assert len(out.strip().splitlines()) == 3  # one line each
+
+
+def test_a_rounded_right_answer_is_accepted(capsys):
+    # issue 42: lda's Exercise 2 refused 0.17 for 1/6 (rel=0, absolute=0.001)
+    assert ex.check_number(0.17, 1 / 6, rel=0, absolute=0.001)
+    assert ex.check_number(0.167, 1 / 6, rel=0, absolute=0.001)
+    assert ex.check_number(0.012, 0.0123, rel=0)  # two significant digits, however small
+    assert not ex.check_number(0.01, 0.0123, rel=0)  # one is not enough
+    assert not ex.check_number(0.18, 1 / 6, rel=0)
+    assert not ex.check_number(0.17, 1 / 6, rel=0, absolute=0.001, digits=None)  # opted out
+    assert not ex.check_number(0.3, 0.25, rel=0.05)
+
+
+def test_rounding_keeps_the_selftest(monkeypatch):
+    monkeypatch.setenv(ex.SELFTEST, "1")
+    ex.check_number(None, 1 / 6, rel=0, absolute=0.001, wrong=0.25)
+    with pytest.raises(AssertionError, match="accepts the wrong answer"):
+        ex.check_number(None, 1 / 6, rel=0, absolute=0.001, wrong=0.17)

@@ -35,6 +35,7 @@ EXPECTED = {
     "markov_chains_and_monte_carlo",
     "lda",
     "reading_a_verdict",
+    "checking_a_sampler",
 }
 
 
