@@ -249,7 +249,8 @@ def default_name(model: str | Callable, module=None) -> str:
     """Return a run's name when none is given: the model function's module and function.
 
     ``path/to/changepoint/model.py:build_model`` is ``changepoint.model.build_model``
-    (the folder too: every zoo and example model lives in a ``model.py``), and
+    (the folder too: every zoo and example model lives in a ``model.py``, and
+    ``model.py:build_model`` run from inside ``changepoint/`` is the same name), and
     ``package.module:build_model`` or that function itself ``package.module.build_model``,
     so that two models never write over each other's report. Characters a file
     name should not carry become ``_``.
@@ -257,7 +258,7 @@ def default_name(model: str | Callable, module=None) -> str:
     if isinstance(model, str):
         target, _, function = model.rpartition(":")
         if target.endswith(".py"):
-            path = Path(target)
+            path = Path(target).absolute()  # run from inside the folder, still its name
             parts = [path.parent.name, path.stem] if path.parent.name else [path.stem]
         else:
             parts = [target]

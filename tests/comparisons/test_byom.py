@@ -312,3 +312,13 @@ def test_sampler_pymc_is_the_models_own_nuts(user, tmp_path):
         "--out", str(tmp_path),
     ]  # fmt: skip
     assert cli.main(argv) == 2  # Geweke would compile a model at every step: refused
+
+
+def test_a_models_default_name_keeps_its_folder_when_run_from_inside_it(tmp_path, monkeypatch):
+    from mcmc_pairs.comparisons.byom import default_name
+
+    folder = tmp_path / "changepoint"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    assert default_name("model.py:build_model") == "changepoint.model.build_model"
+    assert default_name("zoo/counts/model.py:build_model") == "counts.model.build_model"
