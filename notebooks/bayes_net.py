@@ -364,9 +364,11 @@ if full:
 # compares the centred products $(X - \bar X)(Y - \bar Y)$, whose means are
 # these covariances).
 #
-# No rank plot here: a rank test treats the draws as continuous and
-# independent, and 0/1 draws tie (and Gibbs draws are correlated), so it gives
-# small p-values even for a correct sampler ([checking a
+# No rank plot here. A rank test assumes independent, untied draws: the raw
+# ranks of 0/1 draws are tied (and Gibbs draws are correlated), so on them the
+# test gives small p-values even for a correct sampler. The suite's report pages
+# thin each chain to near-independent draws and break ties at random, which
+# makes a 0/1 chain's rank plot usable ([checking a
 # sampler](checking_a_sampler.ipynb), section 8).
 #
 # ## 7. 比较 · The suite's verdict

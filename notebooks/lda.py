@@ -16,9 +16,9 @@
 # %% [markdown]
 # # 潜在狄利克雷分配的坍缩吉布斯采样 · Latent Dirichlet allocation (LDA) by collapsed Gibbs sampling
 #
-# *About 20 minutes to read.* Previous: [Bayes net](bayes_net.ipynb) ·
-# [Glossary 术语表](GLOSSARY.md) · how the suite checks a sampler:
-# [checking a sampler](checking_a_sampler.ipynb)
+# *About 20 minutes to read.* Previous: [Bayes net](bayes_net.ipynb) · next:
+# [reading a verdict](reading_a_verdict.ipynb) · [Glossary 术语表](GLOSSARY.md) · how the
+# suite checks a sampler: [checking a sampler](checking_a_sampler.ipynb)
 #
 # The seeds: seed 000, **《马尔科夫链蒙特卡洛应用初窥》** ("A first look at
 # applications of Markov chain Monte Carlo"; 马尔可夫 in standard usage), its

@@ -97,6 +97,10 @@ print("The page's first sentence:\n ", sentence)
 # * `checks`: every check, one object each: `kind` (`agreement`, `exact`,
 #   `diagnostic`, `multivariate`, `support`, `independence`, `copy`,
 #   `reproducibility`), `quantity`, `statistic`, `value`, `threshold`, `passed`.
+#   A `support` check fails when a draw is not finite (outside the target's
+#   support, or overflowed), which makes the side `disagree`:
+#   [checking a sampler §11](checking_a_sampler.ipynb) explains it, with an
+#   example.
 
 # %%
 document = json.loads(json_path.read_text())
@@ -168,22 +172,25 @@ ex.check_number(answer, abs(largest["value"]), rel=0.02,
                 wrong=largest["threshold"])  # fmt: skip
 
 # %% [markdown]
-# **Exercise 3.** Another sampler's page says `disagree`. The checks of its
-# coordinates' means pass; its sd checks fail with *positive* z (its sd is
-# larger than PyMC's); its gates pass. Which bug is most likely?
-# (a) the chain was not run long enough; (b) a conditional variance is too
-# large, e.g. $\sigma_1^2$ where $(1 - \rho^2)\sigma_1^2$ belongs; (c) the
-# proposal of a Metropolis step is too narrow.
+# **Exercise 3.** Another sampler's page says `disagree`. Its JSON has one
+# failed check: kind `reproducibility`, statistic "share of values differing",
+# value 1.0 (threshold 0). Every z-check, the energy check and every gate pass.
+# What should its author change?
+# (a) run it longer, since its chains have not converged;
+# (b) draw every random number from the `random_seed` it is given (not from a
+# generator seeded by the clock, or NumPy's global one);
+# (c) nothing: every comparison with PyMC passed, so its draws are right.
 
 # %%
 answer = None  # "a", "b" or "c"
 
 # %% jupyter={"source_hidden": true} tags=["checker"]
 ex.check_choice(answer, "b", {
-    "a": "too short a run gives 'not converged' or 'inconclusive', not a confident 'disagree' "
-         "with passing gates.",
-    "b": "right means and too-wide spreads are the signature of an inflated conditional "
-         "variance: checking_a_sampler §11 plants exactly this bug.",
-    "c": "a narrow proposal mixes slowly (small ESS, failed gates); it does not change the "
-         "distribution the chain converges to.",
-}, wrong="a")  # fmt: skip
+    "a": "the gates passed, so the chains look converged; and running longer does not make "
+         "two runs with the same seed give the same draws.",
+    "b": "called again with the same seed, the sampler returned different draws: every value "
+         "differed. A sampler must take all its randomness from random_seed, so that a run "
+         "can be repeated and checked (checking_a_sampler §9, the honesty checks).",
+    "c": "a failed honesty check is 'disagree' whatever else passes (section 2 above): a "
+         "run that cannot be repeated cannot be checked again, nor its bug found.",
+}, wrong="c")  # fmt: skip

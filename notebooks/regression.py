@@ -153,21 +153,22 @@ assert np.allclose(precision_given_rest(b0, b1), reg.precision_given_rest(b0, b1
 
 # %% [markdown]
 # The package's sampler `reg.sample` runs these sweeps compiled (numba), the formulas
-# rewritten in six centred sums (`reg.sufficient_statistics`) so that nothing cancels
-# when heights are far from zero; the tests check it against `reg.gibbs_sweep` bit for bit.
+# rewritten in six centred sums (`reg.sufficient_statistics`) so that no large numbers
+# cancel in floating point; the tests check it against `reg.gibbs_sweep` bit for bit.
 #
 # ## 3. 为什么慢 · Why this Gibbs sampler crawls, and what helps
 #
-# Heights are far from zero, so given $\sigma^2$ the intercept and the slope are
-# almost perfectly correlated: their conditional correlation is
-# $-\sum x_i / \sqrt{N \sum x_i^2}$ (in the flat-prior limit). A one-at-a-time Gibbs
-# scan on a bivariate normal with correlation $\rho$ is an AR(1) chain with coefficient
-# $\rho^2$ (the [bivariate normal notebook](bivariate_normal.ipynb), section 6): each
-# sweep moves along the narrow ridge of the posterior by a small step.
+# Given $\sigma^2$, the intercept and the slope are almost perfectly correlated: their
+# conditional correlation $\rho$ (in the flat-prior limit, `reg.conditional_correlation`)
+# is printed below. A one-at-a-time Gibbs scan on a bivariate normal with correlation
+# $\rho$ is an AR(1) chain with coefficient $\rho^2$ (the [bivariate normal
+# notebook](bivariate_normal.ipynb), Exercise 2): each sweep moves along the narrow ridge
+# of the posterior by a small step.
 
 # %%
 rho = reg.conditional_correlation(data)
 print(f"conditional correlation of beta0 and beta1: {rho:.4f}, rho^2 = {rho**2:.4f}")
+assert rho < -0.99  # "almost perfectly correlated"
 
 # %% [markdown]
 # **Exercise 1 (predict the thinning)**, asked here because the rest of this
@@ -314,7 +315,7 @@ for ax, name in zip(axes, reg.VARIABLES, strict=True):
 axes[2].legend(fontsize=7)
 fig.tight_layout()
 plt.show()
-assert round(exact["sigma2"].mean, 2) == 2.75  # quoted in section 6
+assert round(exact["sigma2"].mean, 2) == 2.75  # quoted in Exercise 3 (section 8)
 
 # %% [markdown]
 # ## 5. NUTS 与低秩质量矩阵 · The PyMC twin, and NUTS's low-rank mass matrix
@@ -406,6 +407,7 @@ if draws >= 1000:
 # **Exercise 2 (centre the heights).** Replace each height $x_i$ by $x_i - \bar x$
 # (heights measured from their mean) and refit. What is the conditional correlation of
 # $\beta_0$ and $\beta_1$ given $\sigma^2$ now (flat-prior limit, as in section 3)?
+# (Given $\sigma^2$, their covariance is $\sigma^2 (X^\top X)^{-1}$ with $X = [1, x]$.)
 
 # %%
 answer = None  # your number
@@ -413,9 +415,12 @@ answer = None  # your number
 # %% jupyter={"source_hidden": true} tags=["checker"]
 centred_rho = reg.conditional_correlation(data | {"height": x - x.mean()})
 ex.check_number(answer, centred_rho, absolute=0.01,
-                hint="the formula of section 3 is -sum(x) / sqrt(N sum(x^2)): what is the sum "
-                     "of heights measured from their mean?",
-                why=f"sum(x - mean(x)) = 0, so the correlation is {abs(centred_rho):.0f}: "
+                hint="X^T X = [[N, sum(x)], [sum(x), sum(x^2)]], so the correlation is "
+                     "-sum(x) / sqrt(N sum(x^2)): what is the sum of heights measured from "
+                     "their mean?",
+                why=f"the correlation is -sum(x) / sqrt(N sum(x^2)) ({rho:.4f} for the raw "
+                    f"heights, which are far from zero); sum(x - mean(x)) = 0, so centred it "
+                    f"is {abs(centred_rho):.0f}: "
                     "centring removes the ridge, and one-at-a-time Gibbs then mixes like "
                     "the blocked sampler. The cheapest remedy of all.",
                 wrong=rho)  # the uncentred -0.998, as if centring changed nothing  # fmt: skip
