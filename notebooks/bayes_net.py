@@ -127,8 +127,8 @@ assert np.isclose(by_blanket, by_enumeration)
 # the evidence $e = \{A = 1, E = 1\}$, weight each by the joint, normalise
 # (`bn.posterior_table`). That gives each node's posterior probability and also
 # how the free nodes depend on each other *given the evidence*: the posterior
-# covariance $\operatorname{cov}(X, Y \mid e) = P(X = 1, Y = 1 \mid e) -
-# P(X = 1 \mid e)\,P(Y = 1 \mid e)$ of every pair.
+# covariance $\operatorname{cov}(X, Y \mid e) =$ $P(X = 1, Y = 1 \mid e)$
+# $-\, P(X = 1 \mid e)\,P(Y = 1 \mid e)$ of every pair.
 
 # %%
 states, probs = bn.posterior_table(cpts, evidence)

@@ -139,8 +139,8 @@ assert np.allclose(difference, constant)
 # %% [markdown]
 # **A slip in seed 000.** It writes the posterior of a document's topic
 # proportions as
-# $p(\theta_m \mid \boldsymbol z_m, \alpha) = \frac{1}{Z_{\theta_m}} \prod_{n=1}^{N_m}
-# p(z_{mn} \mid \theta_m)\, p(\theta_m \mid n_m + \alpha)$: the likelihood times a
+# $p(\theta_m \mid \boldsymbol z_m, \alpha) =$ $\frac{1}{Z_{\theta_m}} \prod_{n=1}^{N_m}
+# p(z_{mn} \mid \theta_m)$ $\times\, p(\theta_m \mid n_m + \alpha)$: the likelihood times a
 # "prior" that already contains the counts $n_m$. That counts the data twice:
 # the product normalises to $\mathrm{Dir}(\alpha + 2n_m)$. The prior is
 # $p(\theta_m \mid \alpha)$, and the result, $\mathrm{Dir}(\theta_m \mid n_m + \alpha)$,
