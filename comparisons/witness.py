@@ -425,10 +425,9 @@ def _compile_log_density(model):
     """
     import pymc as pm
     import pytensor.tensor as pt
-    from pymc.model.transform.conditioning import remove_value_transforms
     from pytensor.graph.replace import graph_replace
 
-    umodel = remove_value_transforms(model)  # draws enter in the constrained space
+    umodel = _without_transforms(model)  # draws enter in the constrained space
     free = list(umodel.free_RVs)
     observed = list(umodel.observed_RVs)
     free_values = [umodel.rvs_to_values[rv] for rv in free]
@@ -458,6 +457,24 @@ def _compile_log_density(model):
         [rv.name for rv in observed],
         [v.type.dtype for v in obs_values],
     )
+
+
+def _without_transforms(model):
+    """Return ``model`` with its value transforms removed, whatever its initial values.
+
+    PyMC's ``remove_value_transforms`` refuses a model with an ``initval``
+    ("Cannot convert models with non-default initial_values"); the log density
+    does not depend on where a sampler starts, so the initial values are set
+    aside while the model is converted, and put back.
+    """
+    from pymc.model.transform.conditioning import remove_value_transforms
+
+    initial = dict(model.rvs_to_initial_values)
+    try:
+        model.rvs_to_initial_values.update(dict.fromkeys(initial))
+        return remove_value_transforms(model)
+    finally:
+        model.rvs_to_initial_values.update(initial)
 
 
 def _stored_value(model, name: str) -> np.ndarray:

@@ -124,3 +124,55 @@ def test_observed_values_that_are_not_the_datas_are_rebuilt_not_guessed():
     new = {"y": np.array([30.0, 40.0])}
     got = witness.log_density(post, new)["log_likelihood"].item()
     assert got == pytest.approx(stats.norm(1.5, 1).logpdf([3.0, 4.0]).sum())
+
+
+def ordered_with_initval(data):
+    """Two cut points written the usual PyMC way: an ordered transform and an initial value.
+
+    N(-2, 1) and N(2, 1) restricted to ``cut[0] < cut[1]`` (0.2 % of the pair's mass
+    is cut away, so NUTS does not meet the transform's funnel at equal cut points).
+    """
+    import pymc as pm
+    from pymc.distributions.transforms import ordered
+
+    with pm.Model() as model:
+        pm.Normal("cut", [-2.0, 2.0], 1.0, shape=2, transform=ordered, initval=[-1.0, 1.0])
+    return model
+
+
+def sorted_normals(data, *, draws, tune, chains, random_seed):
+    """Exact draws of the ordered model: N(-2, 1) and N(2, 1) pairs, the unordered rejected."""
+    rng = np.random.default_rng(random_seed)
+    out = np.empty((chains, draws, 2))
+    for c in range(chains):
+        kept = np.empty((0, 2))
+        while len(kept) < draws:
+            x = rng.normal([-2.0, 2.0], 1.0, size=(2 * draws, 2))
+            kept = np.concatenate([kept, x[x[:, 0] < x[:, 1]]])
+        out[c] = kept[:draws]
+    return {"cut": out}
+
+
+def test_a_model_with_an_initial_value_has_a_log_density_and_keeps_its_initval():
+    witness = ModelWitness(ordered_with_initval, {})
+    posterior = xr.Dataset({"cut": (("chain", "draw", "cut_dim_0"), [[[-1.0, 2.0]]])})
+    logp = witness.log_density(posterior)
+    expected = stats.norm.logpdf([-1.0, 2.0], [-2.0, 2.0]).sum()
+    assert np.asarray(logp["log_prior"]).item() == pytest.approx(expected)
+    model = witness.build({})
+    assert [v for v in model.rvs_to_initial_values.values() if v is not None]
+
+
+def test_an_ordered_model_with_an_initial_value_gets_a_verdict():
+    from mcmc_pairs.comparisons.testing import compare
+
+    result = compare(ordered_with_initval, sorted_normals, {}, seed=3)
+    assert result.verdict == "agree"
+    wide = compare(ordered_with_initval, too_wide, {}, seed=3)
+    assert wide.verdict == "disagree"
+
+
+def too_wide(data, *, draws, tune, chains, random_seed):
+    """WRONG: ordered pairs with sds 1.3 instead of 1."""
+    rng = np.random.default_rng(random_seed)
+    return {"cut": np.sort(rng.normal([-2.0, 2.0], 1.3, size=(chains, draws, 2)), axis=-1)}
