@@ -46,8 +46,15 @@ thread that holds the GIL in C code for good (the watchdog needs the GIL).
 
 from __future__ import annotations
 
+# ctypes, multiprocessing.util and psutil are loaded with this module, never while ending
+# the process: a SIGTERM can arrive while the main thread is inside an import (a fresh pool
+# worker importing numpy), and an import in the handler's path would wait forever for the
+# import lock that import holds (a report pool's worker killed that way hung the pool's
+# shutdown: test_cli's dying-worker test).
 import contextlib
+import ctypes
 import errno
+import multiprocessing.util  # noqa: F401
 import os
 import signal
 import sys
@@ -55,6 +62,8 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import NoReturn
+
+import psutil
 
 EXIT_INTERRUPTED = 130
 EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE
@@ -135,11 +144,6 @@ def _stop() -> None:
 
 def _watch(read: int) -> None:
     """Wait for SIGINT or SIGTERM (woken by the signal itself), then end the process."""
-    with contextlib.suppress(ImportError):  # now, not while ending the process
-        import ctypes  # noqa: F401
-        import multiprocessing.util  # noqa: F401
-
-        import psutil  # noqa: F401
     while True:
         data = os.read(read, 64)
         if not data:  # the pipe was closed: nothing to watch
@@ -398,8 +402,6 @@ def _end(find, wait: float, signum: int | None = signal.SIGTERM) -> None:
     Returns when all are gone (a zombie counts as gone: reaped here when it
     is a child) or half a second after the SIGKILL.
     """
-    import psutil
-
     deadline, signalled, killed, quiet = time.monotonic() + wait, set(), False, 0
     while True:
         _reap()
@@ -429,8 +431,6 @@ def children() -> list:
 
     ``psutil.Process`` objects; ended ones are reaped first (a zombie is not live).
     """
-    import psutil
-
     _reap()
     tracker = _resource_tracker()
     live = []
@@ -443,8 +443,6 @@ def children() -> list:
 
 def process_name(process) -> str:
     """Return a process's command line, shortened, for a message (its name if unreadable)."""
-    import psutil
-
     with contextlib.suppress(psutil.Error):
         line = " ".join(process.cmdline()) or process.name()
         return line if len(line) <= 60 else line[:57] + "..."
@@ -452,8 +450,6 @@ def process_name(process) -> str:
 
 
 def _descendants() -> list:
-    import psutil
-
     with contextlib.suppress(psutil.Error):
         return psutil.Process().children(recursive=True)
     return []
@@ -485,8 +481,6 @@ def _no_restarts() -> None:
 def _become_subreaper() -> None:
     """Adopt orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``); elsewhere nothing."""
     with contextlib.suppress(Exception):
-        import ctypes
-
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
 

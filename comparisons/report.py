@@ -639,15 +639,18 @@ def _held_sentence(result: PairResult) -> str:
     """Say which looks held an ``agree`` for its lead (``agreement.LEAD``) and grew on."""
     said = [
         f"{label} at look {look['look']} ({value:.2f})"
-        for look in result.looks
+        for look in result.looks[:-1]
         for label, value in look.get("held", {}).items()
     ]
-    if not said:
-        return ""
-    return (
+    text = (
         " Held for a lead, an agree that grew on because its checks' mean squared "
         f"z-score was {LEAD:g} or more: {html.escape(', '.join(said))}."
+        if said
+        else ""
     )
+    if result.looks and result.looks[-1].get("held"):  # the time budget ended the run
+        text += " The last look's agree was held for a lead, but --max-seconds left no time."
+    return text
 
 
 def _stopped_sentence(result: PairResult) -> str:

@@ -433,7 +433,7 @@ def _compile_log_density(model):
     free_values = [umodel.rvs_to_values[rv] for rv in free]
     obs_values = [umodel.rvs_to_values[rv] for rv in observed]
     obs_inputs = [v.type() for v in obs_values]
-    log_prior = umodel.logp(vars=free, sum=True)
+    log_prior = umodel.logp(vars=free, sum=True) + _order_constraints(model, umodel)
     terms = [*observed, *umodel.potentials]
     log_lik = umodel.logp(vars=terms, sum=True) if terms else pt.constant(0.0)
     log_prior, log_lik = graph_replace(
@@ -457,6 +457,39 @@ def _compile_log_density(model):
         [rv.name for rv in observed],
         [v.type.dtype for v in obs_values],
     )
+
+
+def _order_constraints(model, umodel):
+    """Return 0 where every ordered variable's draw is in order, -inf where one is not.
+
+    Without its transforms a model's log density no longer knows that
+    ``transform=ordered`` restricts a vector to increasing values: an
+    unordered draw would get a finite density and pass the support check.
+    The transform's ``forward`` (the log of the differences) is finite only for
+    ordered values; the other transforms PyMC ships either map onto a support
+    the distribution's own density already enforces (log, interval) or accept
+    every value (sum-to-zero, simplex's stick-breaking of any vector).
+    """
+    import pytensor.tensor as pt
+    from pymc.distributions.transforms import Ordered
+    from pymc.logprob.transforms import ChainedTransform
+
+    by_name = {rv.name: rv for rv in umodel.free_RVs}
+    in_order = []
+    for rv in model.free_RVs:
+        transform = model.rvs_to_transforms.get(rv)
+        parts = getattr(transform, "transform_list", [transform])
+        if not isinstance(transform, Ordered | ChainedTransform) or not any(
+            isinstance(part, Ordered) for part in parts
+        ):
+            continue
+        plain = by_name[rv.name]
+        ordered = next(part for part in parts if isinstance(part, Ordered))
+        forward = ordered.forward(umodel.rvs_to_values[plain], *plain.owner.inputs)
+        in_order.append(pt.all(pt.isfinite(forward)))
+    if not in_order:
+        return pt.constant(0.0)
+    return pt.switch(pt.all(pt.stack(in_order)), 0.0, -np.inf)
 
 
 def _without_transforms(model):

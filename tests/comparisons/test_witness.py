@@ -170,6 +170,23 @@ def test_an_ordered_model_with_an_initial_value_gets_a_verdict():
     assert result.verdict == "agree"
     wide = compare(ordered_with_initval, too_wide, {}, seed=3)
     assert wide.verdict == "disagree"
+    unsorted = compare(ordered_with_initval, unordered_normals, {}, seed=3)
+    failed = unsorted.checks[~unsorted.checks["passed"]]
+    assert unsorted.verdict == "disagree" and "support" in set(failed["kind"])
+
+
+def test_an_unordered_draw_of_an_ordered_variable_is_outside_the_support():
+    witness = ModelWitness(ordered_with_initval, {})
+    draws = [[[-1.0, 2.0], [2.0, -1.0]]]
+    logp = witness.log_density(xr.Dataset({"cut": (("chain", "draw", "cut_dim_0"), draws)}))
+    values = np.asarray(logp["log_prior"]).ravel()
+    assert np.isfinite(values[0]) and values[1] == -np.inf
+
+
+def unordered_normals(data, *, draws, tune, chains, random_seed):
+    """WRONG: the constraint forgotten (about 0.2 % of the pairs come out unordered)."""
+    rng = np.random.default_rng(random_seed)
+    return {"cut": rng.normal([-2.0, 2.0], 1.0, size=(chains, draws, 2))}
 
 
 def too_wide(data, *, draws, tune, chains, random_seed):
