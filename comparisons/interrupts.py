@@ -63,7 +63,10 @@ import time
 from collections.abc import Iterator
 from typing import NoReturn
 
-import psutil
+try:
+    import psutil
+except ImportError:  # a checkout imported without its dependencies (tests/test_package.py)
+    psutil = None  # type: ignore[assignment]
 
 EXIT_INTERRUPTED = 130
 EXIT_OUTPUT_CLOSED = 128 + signal.SIGPIPE
