@@ -1,7 +1,7 @@
 """mcmc-pairs: check a hand-written MCMC sampler against a PyMC model, statistically.
 
-One import name for everything the distribution installs; the repository's
-top-level folders are its subpackages:
+One import name for everything the distribution installs, in four subpackages
+(the repository's top-level folders of the same names link to them):
 
 * :mod:`mcmc_pairs.models`: the seed documents' examples as PyMC models;
 * :mod:`mcmc_pairs.handrolled`: the same examples as hand-written samplers;
@@ -24,16 +24,6 @@ The public API, in the manner of :mod:`numpy.testing`::
 from __future__ import annotations
 
 from importlib import metadata
-from pathlib import Path
-
-_here = Path(__file__).resolve().parent
-if (
-    not (_here / "comparisons").is_dir()
-    and (_here.parent / "comparisons" / "__init__.py").is_file()
-):
-    # A checkout (on PYTHONPATH, or installed editable): the subpackages are its top-level
-    # folders, the ones pyproject.toml maps. In a wheel they sit in mcmc_pairs/ itself.
-    __path__.append(str(_here.parent))
 
 try:
     __version__ = metadata.version("mcmc-pairs")

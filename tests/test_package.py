@@ -1,9 +1,10 @@
 """One import name: everything the distribution installs is under ``mcmc_pairs``.
 
-The repository keeps its top-level folders (README, "Layout": ``models/``,
-``handrolled/``, ``comparisons/``, ``pairdata/``); ``pyproject.toml`` maps them
-to ``mcmc_pairs.models`` and so on, so a user's own ``models`` package never
-hides the suite's. The wheel itself is tested by ``scripts/wheel_smoke.sh``
+The subpackages live in ``mcmc_pairs/`` as in the wheel (``mcmc_pairs/models/``
+is ``mcmc_pairs.models``), so that editors and type checkers resolve every
+import; the repository's top-level folders of the layout (README, "Layout":
+``models/``, ``handrolled/``, ``comparisons/``, ``pairdata/``) link to them. A
+user's own ``models`` package never hides the suite's. The wheel itself is tested by ``scripts/wheel_smoke.sh``
 (``.ci/run``).
 """
 
@@ -20,7 +21,7 @@ import mcmc_pairs
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = ("models", "handrolled", "comparisons", "pairdata")
-SOURCES = ("mcmc_pairs", *OLD, "tests", "scripts", "benchmarks", "notebooks", "zoo", "examples")
+SOURCES = ("mcmc_pairs", "tests", "scripts", "benchmarks", "notebooks", "zoo", "examples")
 
 
 def test_public_api():
@@ -46,17 +47,15 @@ def test_python_dash_m_is_the_command_and_tells_its_version():
     assert listed.returncode == 0 and listed.stdout.startswith("bivariate_normal")
 
 
-def test_pyproject_maps_every_package_under_one_name():
+def test_the_package_holds_its_subpackages_and_the_layout_links_to_them():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    mapped = config["package-dir"]
-    assert {name.partition(".")[0] for name in config["packages"]} == {"mcmc_pairs"}
-    assert {mapped[f"mcmc_pairs.{old}"] for old in OLD} == set(OLD)
-    on_disk = {
-        "mcmc_pairs." + str(init.parent.relative_to(ROOT)).replace("/", ".")
-        for old in OLD
-        for init in (ROOT / old).rglob("__init__.py")
-    }
-    assert on_disk | {"mcmc_pairs"} == set(config["packages"])
+    assert config["packages"]["find"]["include"] == ["mcmc_pairs*"]
+    assert "package-dir" not in config  # the checkout is laid out as the wheel
+    for old in OLD:
+        folder = ROOT / old
+        assert folder.is_symlink() and folder.readlink() == Path("mcmc_pairs") / old
+        assert (ROOT / "mcmc_pairs" / old / "__init__.py").is_file()
+    assert not (ROOT / "mcmc_pairs" / "__init__.py").read_text().count("__path__")
 
 
 def _old_imports(path: Path) -> list[str]:
@@ -97,4 +96,4 @@ def test_a_checkout_on_pythonpath_imports_without_installing(tmp_path):
         [sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == str(ROOT / "comparisons" / "loading.py")
+    assert done.stdout.strip() == str(ROOT / "mcmc_pairs" / "comparisons" / "loading.py")
