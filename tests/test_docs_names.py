@@ -152,7 +152,12 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 def _targets(node: ast.stmt) -> list[ast.expr]:
     """What an assignment statement binds."""
     if isinstance(node, ast.Assign):
-        return [leaf for target in node.targets for leaf in ast.walk(target)]
+        return [
+            leaf
+            for target in node.targets
+            for leaf in ast.walk(target)
+            if isinstance(leaf, ast.expr)  # a, (b, c) = ... binds a, b and c
+        ]
     if isinstance(node, ast.AnnAssign | ast.AugAssign):
         return [node.target]
     return []
@@ -164,7 +169,11 @@ def _all_names(body: list[ast.stmt]) -> set[str]:
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in _targets(node)):
             value = getattr(node, "value", None)
             if isinstance(value, ast.List | ast.Tuple):
-                return {e.value for e in value.elts if isinstance(e, ast.Constant)}
+                return {
+                    e.value
+                    for e in value.elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                }
     return set()
 
 
@@ -393,9 +402,9 @@ def page_problems(page: Path, root: Path = ROOT) -> list[Problem]:
         for name, why in line_problems(line, page, root):
             found.setdefault((number, name), why)  # a link's target is a path too
     for number, span in code_spans(page):
-        why = None if span in ALLOWED else short_problem(span)
-        if why:
-            found[number, span] = why
+        short = None if span in ALLOWED else short_problem(span)
+        if short:
+            found[number, span] = short
     problems = [Problem(shown, number, name, why) for (number, name), why in found.items()]
     return sorted(problems, key=lambda problem: problem.line)
 
@@ -408,6 +417,14 @@ def test_every_name_a_page_gives_exists() -> None:
 def test_every_allowed_name_is_still_used() -> None:
     text = "\n".join(page.read_text() for page in pages())
     assert [name for name in ALLOWED if name not in text] == []
+
+
+def test_the_architecture_page_gives_every_module_of_the_harness_its_job() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    table = text.split("\n## The parts\n")[1].split("\n## ")[0]
+    named = set(re.findall(r"`(\w+)\.py`", table))
+    harness = {path.stem for path in (ROOT / "mcmc_pairs" / "comparisons").glob("[!_]*.py")}
+    assert sorted(harness - named) == [], "docs/architecture.md, 'The parts', lacks these"
 
 
 BAD_PAGE = """\
