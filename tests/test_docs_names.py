@@ -51,7 +51,7 @@ PAGES = (
     "notebooks/README.md",
 )
 PACKAGES = ("mcmc_pairs", "zoo")  # the importable packages whose modules a page names
-SKIPPED_FOLDERS = {".git", ".venv", "reports", "build", "__pycache__"}
+SKIPPED_FOLDERS = {"reports", "build", "__pycache__"}  # outputs; hidden folders too, but .ci
 
 # Names a page uses on purpose that are not files of this repository, with the reason.
 ALLOWED: dict[str, str] = {
@@ -106,15 +106,19 @@ def pages(root: Path = ROOT) -> list[Path]:
     return sorted({path for pattern in PAGES for path in root.glob(pattern)})
 
 
+def _of_the_repository(folder: str) -> bool:
+    """Whether a folder holds the repository's files (not a cache, build or environment)."""
+    return (
+        folder not in SKIPPED_FOLDERS
+        and not folder.endswith(".egg-info")
+        and (folder == ".ci" or not folder.startswith("."))
+    )
+
+
 def top_folders(root: Path) -> frozenset[str]:
     """The repository's top-level folders (links included), which a path may start with."""
     return frozenset(
-        path.name
-        for path in root.iterdir()
-        if path.is_dir()
-        and path.name not in SKIPPED_FOLDERS
-        and not path.name.endswith(".egg-info")
-        and (path.name == ".ci" or not path.name.startswith("."))
+        path.name for path in root.iterdir() if path.is_dir() and _of_the_repository(path.name)
     )
 
 
@@ -123,7 +127,7 @@ def file_names(root: Path) -> frozenset[str]:
     """The name of every file of the repository (outside generated folders)."""
     names: set[str] = set()
     for _folder, subfolders, files in os.walk(root, followlinks=True):
-        subfolders[:] = [name for name in subfolders if name not in SKIPPED_FOLDERS]
+        subfolders[:] = [name for name in subfolders if _of_the_repository(name)]
         names.update(files)
     return frozenset(names)
 
