@@ -4,8 +4,8 @@ The subpackages live in ``mcmc_pairs/`` as in the wheel (``mcmc_pairs/models/``
 is ``mcmc_pairs.models``), so that editors and type checkers resolve every
 import; the repository's top-level folders of the layout (README, "Layout":
 ``models/``, ``handrolled/``, ``comparisons/``, ``pairdata/``) link to them. A
-user's own ``models`` package never hides the suite's. The wheel itself is tested by ``scripts/wheel_smoke.sh``
-(``.ci/run``).
+user's own ``models`` package never hides the suite's. The wheel itself is
+tested by ``scripts/wheel_smoke.sh`` (``.ci/run``).
 """
 
 import ast
