@@ -14,7 +14,10 @@ pointing at nothing, and no reader can tell. Here each reference is resolved:
 * ``module.name`` in a code span, where ``module`` is the last part of a module
   of ``mcmc_pairs`` or of ``zoo`` (``agreement.verdict``, ``lda.gibbs_sweep``),
   and ``Class.member`` where ``Class`` is a class of the package
-  (``Settings.resolve``): some module (class) of that name must define it;
+  (``Settings.resolve``): some module (class) of that name must define it; a
+  private ``_name`` or a call ``function(...)`` in a code span
+  (``_sides_under_test``, ``run_pair(...)``) is a function, class or name of some
+  module of the package, or a builtin;
 * a path whose first part is a folder of the repository (``comparisons/run.py``,
   ``benchmarks/power.md``, ``zoo/*/sampler.py:sample``; ``<name>`` and ``*``
   match anything, ``{json,md}`` each): at least one file matches, and a
@@ -34,6 +37,7 @@ purpose, each with its reason. The checker's own tests
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.util
 import os
 import re
@@ -63,12 +67,14 @@ ALLOWED: dict[str, str] = {
     "journal.jsonl": "make power's journal, in the run's --out folder (benchmarks/power*.md)",
     "NAME.json": "a report of the pytest plugin, NAME standing for the test's name",
     "settings.auto": "the key auto of the JSON's settings object, not settings.py",
+    "_is_turning": "PyMC3's NUTS function of 2016, cited by a shipped bug never re-created",
 }
 
 DOTTED = re.compile(r"(?<![\w./-])(mcmc_pairs(?:\.\w+)+)(?::(\w+))?")
 FROM_IMPORT = re.compile(r"\bfrom\s+(mcmc_pairs(?:\.\w+)*)\s+import\s+\(?([\w\s,]+)")
 CODE_SPAN = re.compile(r"(?<!`)`([^`]+)`(?!`)")
 SHORT = re.compile(r"(_?[A-Za-z]\w*)((?:\.\w+)+)(?:\(.*\))?")
+BARE = re.compile(r"(_\w+)(?:\(.*\))?|([a-z]\w*)\(.*\)")
 FILE_NAME = re.compile(
     r"(?<![\w./<>*:-])[\w-]+\.(?:py|md|json|jsonl|toml|yml|yaml|sh|ipynb|csv)(?![\w/])"
 )
@@ -306,6 +312,30 @@ def classes_by_name() -> dict[str, list[ast.ClassDef]]:
     return found
 
 
+@cache
+def names_anywhere() -> frozenset[str]:
+    """Every function, class and assigned name of the package's modules, and the builtins."""
+    found = set(dir(builtins))
+    for modules in modules_by_last_part().values():
+        for module in modules:
+            origin = spec_origin(module)
+            for node in ast.walk(module_tree(origin[0])) if origin and origin[0] else ():
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    found.add(node.name)
+                elif isinstance(node, ast.Assign | ast.AnnAssign):
+                    found.update(t.id for t in _targets(node) if isinstance(t, ast.Name))
+    return frozenset(found)
+
+
+def bare_problem(span: str) -> str | None:
+    """What is wrong with a code span ``_private`` or ``function(...)``, if anything."""
+    match = BARE.fullmatch(span)
+    name = match and (match.group(1) or match.group(2))
+    if not name or name.startswith("__") or name in names_anywhere():
+        return None
+    return "nothing of the package has that name"
+
+
 def short_problem(span: str) -> str | None:
     """What is wrong with a code span ``module.name`` or ``Class.member``, if anything."""
     match = SHORT.fullmatch(span)
@@ -406,9 +436,9 @@ def page_problems(page: Path, root: Path = ROOT) -> list[Problem]:
         for name, why in line_problems(line, page, root):
             found.setdefault((number, name), why)  # a link's target is a path too
     for number, span in code_spans(page):
-        short = None if span in ALLOWED else short_problem(span)
-        if short:
-            found[number, span] = short
+        wrong = None if span in ALLOWED else short_problem(span) or bare_problem(span)
+        if wrong:
+            found[number, span] = wrong
     problems = [Problem(shown, number, name, why) for (number, name), why in found.items()]
     return sorted(problems, key=lambda problem: problem.line)
 
@@ -448,6 +478,7 @@ from mcmc_pairs.comparisons.testing import compare, teleport
 ```bash
 python scripts/power.py && python scripts/vanished.py
 ```
+`_Comparison`, `run_pair(...)` and `len(draws)` exist; `_lost_helper` and `vanish(x)` do not.
 """
 
 
@@ -470,6 +501,8 @@ def test_the_checker_finds_each_bad_name_on_its_line(tmp_path: Path) -> None:
         (8, "vanished.py"),
         (11, "teleport"),
         (15, "scripts/vanished.py"),
+        (17, "_lost_helper"),
+        (17, "vanish(x)"),
     ]
 
 
