@@ -9,7 +9,7 @@ pointing at nothing, and no reader can tell. Here each reference is resolved:
 * a dotted name under ``mcmc_pairs`` (anywhere on a page): its longest prefix
   that is a module (``importlib.util.find_spec``, which imports packages only),
   the rest as names that module defines (read with ``ast``, so nothing heavy is
-  imported: the test takes well under a second); ``module:name`` likewise, and
+  imported: the test takes about a second); ``module:name`` likewise, and
   every name of ``from mcmc_pairs.x import a, b``;
 * ``module.name`` in a code span, where ``module`` is the last part of a module
   of ``mcmc_pairs`` or of ``zoo`` (``agreement.verdict``, ``lda.gibbs_sweep``),
@@ -29,9 +29,11 @@ pointing at nothing, and no reader can tell. Here each reference is resolved:
 Prose is left alone: a name is checked only where its form says it is a
 reference (a third-party ``pm.sample`` or ``np.random`` is not one of ours, an
 output such as ``DIR/NAME.json`` starts with no folder of the repository).
-:data:`ALLOWED` lists the few names that are not files of this repository on
+:data:`ALLOWED` lists the few names that are not this repository's on
 purpose, each with its reason. The checker's own tests
-(``test_the_checker_*``) give it bad pages, so the test can fail.
+(``test_the_checker_*``) give it bad pages, so the test can fail. And
+``docs/architecture.md``'s table of parts gives every module of the harness
+its job.
 """
 
 from __future__ import annotations
