@@ -62,6 +62,7 @@ import xarray as xr
 from IPython.display import display
 from scipy import stats
 
+import mcmc_pairs
 from mcmc_pairs.comparisons import agreement, energy, report
 from mcmc_pairs.comparisons.cli import exit_status
 from mcmc_pairs.comparisons.registry import get_pair
@@ -708,7 +709,7 @@ print(f"lead of the correct Gibbs sampler: by hand {lead_hand:.3f}, harness "
       f"{agreement.lead(checks, GIBBS):.3f} (held at {agreement.LEAD} or more)")  # fmt: skip
 assert np.isclose(lead_hand, agreement.lead(checks, GIBBS))
 # the measured numbers the text quotes, against their sources
-repository = Path(agreement.__file__).resolve().parents[1]
+repository = Path(mcmc_pairs.__file__).resolve().parents[1]
 lead_doc = " ".join((repository / "comparisons" / "agreement.py").read_text().split())
 stan_doc = " ".join(
     (repository / "shipped" / "stan_nuts_subtree" / "README.md").read_text().split()

@@ -1,7 +1,8 @@
 """Every module, file and function the project's markdown names exists.
 
 The pages (``README.md``, ``docs/*.md``, ``benchmarks/*.md``, ``shipped/README.md``,
-``notebooks/README.md``) point into the code all the time: ``run.run_pair``,
+``notebooks/README.md``, the examples' READMEs but the pytest project's, whose paths
+are its own) point into the code all the time: ``run.run_pair``,
 ``mcmc_pairs.comparisons.agreement.Z_DF``, ``comparisons/energy.py``,
 ``scripts/power.py``, ``from mcmc_pairs import compare``. A rename leaves them
 pointing at nothing, and no reader can tell. Here each reference is resolved:
@@ -55,6 +56,11 @@ PAGES = (
     "benchmarks/*.md",
     "shipped/README.md",
     "notebooks/README.md",
+    "examples/conjugate_step/README.md",
+    "examples/eight_schools/README.md",
+    "examples/numpyro_port/README.md",
+    "examples/probit/README.md",
+    "examples/stored_draws/README.md",
 )
 PACKAGES = ("mcmc_pairs", "zoo")  # the importable packages whose modules a page names
 SKIPPED_FOLDERS = {"reports", "build", "__pycache__"}  # outputs; hidden folders too, but .ci
