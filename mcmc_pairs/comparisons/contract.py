@@ -29,7 +29,7 @@ import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons import interrupts
-from mcmc_pairs.comparisons.execution import ChildFailed, call_in_fork
+from mcmc_pairs.comparisons.execution import ChildFailed, ChildTimedOut, call_in_fork
 from mcmc_pairs.comparisons.interrupts import kept_handlers
 
 
@@ -88,11 +88,11 @@ def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwa
 
     try:
         output, state = call_in_fork(call, timeout)
+    except ChildTimedOut:
+        raise SamplerError(
+            f"sampler {name} did not finish within {timeout:g} s (--timeout); it was stopped"
+        ) from None
     except ChildFailed as exc:
-        if str(exc).startswith("did not finish"):
-            raise SamplerError(
-                f"sampler {name} did not finish within {timeout:g} s (--timeout); it was stopped"
-            ) from None
         raise SamplerError(f"sampler {name} {exc}") from None
     if kwargs.get("state") is not None:
         kwargs["state"].clear()

@@ -266,6 +266,18 @@ class PymcTwin:
     pair: Pair
     step: StepMethod | None = None
 
+    @classmethod
+    def parse(cls, sampler: object, pair: Pair) -> PymcTwin | None:
+        """Return the twin ``sampler`` names for ``pair``, else None (a side kind's ``parse``).
+
+        ``"pymc"`` is PyMC's own samplers on the model; ``"pymc-step:..."`` a
+        user's step method (:meth:`StepMethod.parse`, which imports it here).
+        """
+        if sampler == PYMC:
+            return cls(pair)
+        step = StepMethod.parse(sampler)
+        return None if step is None else cls(pair, step)
+
     def __str__(self) -> str:
         return f"{PYMC} twin of {self.pair.name}" if self.step is None else str(self.step)
 
