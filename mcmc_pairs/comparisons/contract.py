@@ -80,7 +80,9 @@ def call_sampler(
     return output
 
 
-def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwargs) -> Any:
+def _call_in_child(
+    name: str, func: Callable, data: Mapping, timeout: float, kwargs: dict[str, Any]
+) -> Any:
     """Run the sampler in a forked child (:func:`~.execution.call_in_fork`), stopped on time."""
 
     def call() -> tuple[Any, dict | None]:

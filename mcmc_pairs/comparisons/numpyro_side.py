@@ -23,11 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mcmc_pairs.comparisons.sides import HandwrittenSource
+from mcmc_pairs.comparisons.sides import HandwrittenSource, SideUnderTest
 
 if TYPE_CHECKING:
     from mcmc_pairs.comparisons.pair import Pair
-    from mcmc_pairs.comparisons.side_kinds import SideUnderTest
 
 PREFIX = "numpyro:"
 """``--sampler numpyro:FILE.py:MODEL`` runs a NumPyro model (:class:`NumpyroSampler`)."""

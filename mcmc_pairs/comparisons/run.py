@@ -31,7 +31,7 @@ from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC
 from mcmc_pairs.comparisons.reference_cache import ReferenceCache, reference_key
 from mcmc_pairs.comparisons.settings import Settings
-from mcmc_pairs.comparisons.side_kinds import SamplerSpec, SideUnderTest, source_under_test
+from mcmc_pairs.comparisons.side_kinds import SamplerSpec, source_under_test
 from mcmc_pairs.comparisons.sides import (
     HANDROLLED,
     PYMC_STEP,
@@ -40,6 +40,7 @@ from mcmc_pairs.comparisons.sides import (
     PymcSource,
     RunEvent,
     Side,
+    SideUnderTest,
     Stage,
     side_label,
 )

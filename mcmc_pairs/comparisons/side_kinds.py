@@ -12,59 +12,20 @@ Each kind's pieces live in its side's module; a new kind is a new entry of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mcmc_pairs.comparisons import numpyro_side, sides, stored
-from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.pymc_runner import PymcTwin
-from mcmc_pairs.comparisons.settings import Settings
-from mcmc_pairs.comparisons.sides import DrawSource
-from mcmc_pairs.comparisons.witness import ModelWitness
+from mcmc_pairs.comparisons.sides import DrawSource, SideUnderTest
 
 SamplerSpec = str | Callable[..., Any]
 """What ``--sampler`` (``sampler=``) gives: an import string, a prefixed spec or a callable."""
 Sampler = str | Callable[..., Any]
 """What ``validate`` runs: a callable with the contract's signature, or its import string."""
-
-
-@dataclass(frozen=True)
-class SideUnderTest:
-    """What a side under test of a ``compare`` run is made from, besides its spec.
-
-    Attributes
-    ----------
-    pair : Pair
-    role : Role
-        ``handrolled`` (a variant of the pair) or ``user`` (``--sampler``).
-    variant : str
-        The variant's name, or ``"user"``.
-    data : mapping
-        The run's data.
-    settings : Settings
-        The run's settings.
-    witness : ModelWitness
-        The pair's model built on the data.
-    shapes : mapping of str to tuple of int
-        The compared variables' shapes.
-    reference : str or None
-        The stored draws given instead of PyMC's reference (``--reference``), if any.
-    rename : mapping of str to str or None
-        ``--rename`` for stored draws (:func:`~.stored.check_draws`).
-    """
-
-    pair: Pair
-    role: Role
-    variant: str
-    data: Mapping[str, Any]
-    settings: Settings
-    witness: ModelWitness
-    shapes: Mapping[str, tuple[int, ...]]
-    reference: str | None
-    rename: Mapping[str, str | None]
 
 
 @dataclass(frozen=True)

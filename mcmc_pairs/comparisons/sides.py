@@ -43,11 +43,10 @@ from mcmc_pairs.comparisons.pymc_runner import (
     pymc_sample,
 )
 from mcmc_pairs.comparisons.settings import Settings
+from mcmc_pairs.comparisons.witness import ModelWitness
 
 if TYPE_CHECKING:
     from mcmc_pairs.comparisons.compile_once import CompileCache
-    from mcmc_pairs.comparisons.reference_cache import ReferenceCache
-    from mcmc_pairs.comparisons.side_kinds import SideUnderTest
 
 HANDROLLED, USER, PYMC_STEP = Role.HANDROLLED, Role.USER, Role.PYMC_STEP
 Draws = dict[str, np.ndarray]
@@ -178,6 +177,57 @@ class RunEvent:
             return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
         method = f" ({self.method})" if self.method else ""
         return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s{method}"
+
+
+@dataclass(frozen=True)
+class SideUnderTest:
+    """What a side under test of a ``compare`` run is made from, besides its spec.
+
+    Attributes
+    ----------
+    pair : Pair
+    role : Role
+        ``handrolled`` (a variant of the pair) or ``user`` (``--sampler``).
+    variant : str
+        The variant's name, or ``"user"``.
+    data : mapping
+        The run's data.
+    settings : Settings
+        The run's settings.
+    witness : ModelWitness
+        The pair's model built on the data.
+    shapes : mapping of str to tuple of int
+        The compared variables' shapes.
+    reference : str or None
+        The stored draws given instead of PyMC's reference (``--reference``), if any.
+    rename : mapping of str to str or None
+        ``--rename`` for stored draws (:func:`~.stored.check_draws`).
+    """
+
+    pair: Pair
+    role: Role
+    variant: str
+    data: Mapping[str, Any]
+    settings: Settings
+    witness: ModelWitness
+    shapes: Mapping[str, tuple[int, ...]]
+    reference: str | None
+    rename: Mapping[str, str | None]
+
+
+class RunStore(Protocol):
+    """Where a PyMC side keeps its runs for later processes.
+
+    A :class:`~mcmc_pairs.comparisons.reference_cache.ReferenceCache`.
+    """
+
+    def load(self, label: str, draws: int) -> Side | None:
+        """Return the side ``label``'s run at ``draws`` draws per chain, or None."""
+        ...
+
+    def save(self, label: str, draws: int, side: Side) -> None:
+        """Keep the side ``label``'s run at ``draws`` draws per chain."""
+        ...
 
 
 @runtime_checkable
@@ -338,7 +388,7 @@ class PymcSource:
         pair: Pair,
         step: str | StepMethod | None,
         cache: dict[tuple[str, int], Side],
-        store: ReferenceCache | None = None,
+        store: RunStore | None = None,
     ) -> None:
         self.role, self.variant, self.model, self.settings = role, variant, model, settings
         self.pair, self.step, self.cache, self.store = pair, step, cache, store
@@ -374,8 +424,8 @@ class PymcSource:
             quiet=True,
             **cores,
         )  # quiet: no warning that 20 draws are few
-        posterior = tree["posterior"]
-        return {name: posterior[name].values for name in self.pair.variables}
+        posterior = tree["posterior"].to_dataset()
+        return {name: posterior[name].to_numpy() for name in self.pair.variables}
 
     def _cached(self, draws: int, say: Callable[[RunEvent], None]) -> Side | None:
         """Return the run at ``draws`` from the reference cache, or None."""

@@ -40,13 +40,19 @@ import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons.kinds import Role
-from mcmc_pairs.comparisons.sides import Rerun, RunEvent, Side, Stage, side_label
+from mcmc_pairs.comparisons.sides import (
+    Rerun,
+    RunEvent,
+    Side,
+    SideUnderTest,
+    Stage,
+    side_label,
+)
 from mcmc_pairs.comparisons.witness import ModelWitness
 from mcmc_pairs.pairdata import posteriordb
 
 if TYPE_CHECKING:
     from mcmc_pairs.comparisons.pair import Pair
-    from mcmc_pairs.comparisons.side_kinds import SideUnderTest
 
 SUFFIXES = (".nc", ".zarr", ".csv", ".json", ".json.zip")
 """What a stored file's name ends with (a CmdStan glob too: ``fit-*.csv``)."""
