@@ -23,9 +23,8 @@ from mcmc_pairs.comparisons.pymc_runner import PymcTwin
 from mcmc_pairs.comparisons.sides import DrawSource, SideUnderTest
 
 SamplerSpec = str | Callable[..., Any]
-"""What ``--sampler`` (``sampler=``) gives: an import string, a prefixed spec or a callable."""
-Sampler = str | Callable[..., Any]
-"""What ``validate`` runs: a callable with the contract's signature, or its import string."""
+"""What ``--sampler`` (``sampler=``) gives, an import string, a prefixed spec or a callable, and
+what ``validate`` runs: a callable with the contract's signature, or its import string."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class SideKind[P]:
     source : callable
         ``source(parsed, side) -> DrawSource``: the side in a ``compare`` run.
     sampler : callable
-        ``sampler(parsed) -> Sampler``: what ``validate`` runs (or a ``ValueError``
+        ``sampler(parsed) -> SamplerSpec``: what ``validate`` runs (or a ``ValueError``
         when the kind cannot be validated).
     rerun : bool
         Whether the reproducibility check (:mod:`~.honesty`) calls the sampler again
@@ -54,7 +53,7 @@ class SideKind[P]:
     name: str
     parse: Callable[[SamplerSpec, Pair], P | None]
     source: Callable[[P, SideUnderTest], DrawSource]
-    sampler: Callable[[P], Sampler]
+    sampler: Callable[[P], SamplerSpec]
     rerun: bool
 
 
@@ -112,7 +111,7 @@ def source_under_test(spec: SamplerSpec, side: SideUnderTest) -> DrawSource:
     return source
 
 
-def sampler_under_test(spec: SamplerSpec, pair: Pair) -> Sampler:
+def sampler_under_test(spec: SamplerSpec, pair: Pair) -> SamplerSpec:
     """Return what ``validate`` runs for ``spec`` (a ``ValueError`` for a kind it cannot run)."""
     kind, parsed = kind_of(spec, pair)
     return kind.sampler(parsed)

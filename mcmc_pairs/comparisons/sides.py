@@ -3,14 +3,14 @@
 A run (:func:`mcmc_pairs.comparisons.run.run_pair`) asks each of its sides for
 draws, look after look, through one protocol, :class:`DrawSource`: a label, a
 role, whether its chains continue or rerun from the start, whether it can grow
-at all, and one method, ``grow(draws, say) -> Side``, that returns the side with
-``draws`` draws per chain, and ``rerun``, the fresh call of the reproducibility check
-(:mod:`~mcmc_pairs.comparisons.honesty`) or None. Three sources implement it:
-:class:`HandwrittenSource`
-(a sampler under the contract of ``docs/contracts.md``, continued when it
-accepts ``state``), :class:`PymcSource` (``pm.sample`` on the pair's model, with
-PyMC's samplers or a user's step method, rerun with the same seed, reused from a
-cache across runs) and :class:`~mcmc_pairs.comparisons.stored.StoredSource`
+at all, ``rerun``, the fresh call of the reproducibility check
+(:mod:`~mcmc_pairs.comparisons.honesty`) or None, and one method,
+``grow(draws, say) -> Side``, that returns the side with ``draws`` draws per
+chain. Three sources implement it: :class:`HandwrittenSource` (a sampler under
+the contract of ``docs/contracts.md``, continued when it accepts ``state``),
+:class:`PymcSource` (``pm.sample`` on the pair's model, with PyMC's samplers or
+a user's step method, rerun with the same seed, reused from a cache across
+runs) and :class:`~mcmc_pairs.comparisons.stored.StoredSource`
 (draws read from a file, which cannot grow). A new kind of side (another PPL)
 is a new class with these members and an entry of the table of side kinds
 (:data:`mcmc_pairs.comparisons.side_kinds.SIDE_KINDS`).
