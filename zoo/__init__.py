@@ -14,126 +14,81 @@ They are brought to the harness exactly as a user brings a model
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from mcmc_pairs.comparisons.registry import ModelFolder, Registry
 
 HERE = Path(__file__).resolve().parent
 
 
-@dataclass(frozen=True)
-class ZooModel:
-    """One model of the zoo and where its pieces are.
-
-    Attributes
-    ----------
-    name : str
-        The folder under ``zoo/`` and the report's name.
-    shape : str
-        The model shape it adds to the suite (one line).
-    data_file : str
-        The data file's name in the folder (``.json``, ``.csv`` or ``.npz``).
-    bug : str
-        What ``sample_planted_bug`` gets wrong, and by how many posterior sds.
-    sbc : bool
-        Whether simulation-based calibration applies (a proper prior to simulate from).
-    correct : str
-        The correct sampler's function in ``sampler.py`` (default ``sample``).
-    directory : str
-        The folder under ``zoo/`` when it is not ``name`` (two entries, two correct
-        samplers of one model).
-    verdict : str
-        What ``compare`` of the correct sampler says at the defaults and seed 1:
-        ``agree``, or ``not converged`` for a sampler built to mix too slowly to
-        reach the ESS gate within the default draws (never ``disagree``).
-    """
-
-    name: str
-    shape: str
-    data_file: str
-    bug: str
-    sbc: bool = True
-    correct: str = "sample"
-    directory: str = ""
-    verdict: str = "agree"
-
-    @property
-    def folder(self) -> Path:
-        """The model's folder."""
-        return HERE / (self.directory or self.name)
-
-    @property
-    def model(self) -> str:
-        """``--model`` spec: ``zoo/<name>/model.py:build_model``."""
-        return f"{self.folder / 'model.py'}:build_model"
-
-    @property
-    def data(self) -> Path:
-        """``--data``: the data file's path."""
-        return self.folder / self.data_file
-
-    def sampler(self, planted_bug: bool = False) -> str:
-        """``--sampler`` spec of the correct sampler, or of its planted bug."""
-        function = "sample_planted_bug" if planted_bug else self.correct
-        return f"{self.folder / 'sampler.py'}:{function}"
-
-
-MODELS: tuple[ZooModel, ...] = (
-    ZooModel(
+MODELS: Registry[ModelFolder] = Registry(
+    "zoo model",
+    ModelFolder(
         name="changepoint",
+        folder=HERE / "changepoint",
         shape="a discrete latent variable: a switchpoint in Poisson counts (coal-mining disasters)",
         data_file="data.json",
         bug="off-by-one in the segment sums: switchpoint mean -0.46 sd, early rate +0.29 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="mixture",
+        folder=HERE / "mixture",
         shape="two-component normal mixture: indicators sampled (Gibbs) vs summed out (PyMC)",
         data_file="data.json",
         bug="prior-mean term left out of mu's conditional: mu[0] +0.28 sd, mu[1] -0.23 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="hierarchical",
+        folder=HERE / "hierarchical",
         shape="hierarchical normal, 60 groups, 63 parameters (centred), Gibbs",
         data_file="data.json",
         bug="tau2's prior shape and scale swapped in its conditional: tau2 mean +0.28 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="correlated",
+        folder=HERE / "correlated",
         shape="strongly correlated posterior: collinear regression, corr(beta1, beta2) = -0.986",
         data_file="data.json",
         bug="prior precision left out: beta1/beta2 means -/+0.32 sd, their sds 1.24x",
     ),
-    ZooModel(
+    ModelFolder(
         name="counts",
+        folder=HERE / "counts",
         shape="integer counts: Poisson-gamma hierarchical model of pump failures, Gibbs",
         data_file="data.json",
         bug="beta's conditional skips pump 0 (1-based loop): beta mean -0.44 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="boundary",
+        folder=HERE / "boundary",
         shape="probabilities at the boundary: Beta(31, 1) (mode at 1) and Beta(2, 80), exact",
         data_file="data.json",
         bug="q's prior hard-coded as Jeffreys Beta(1/2, 1/2): q mean -0.35 sd, sd x0.88",
     ),
-    ZooModel(
+    ModelFolder(
         name="heavy_tailed",
+        folder=HERE / "heavy_tailed",
         shape="Student-t likelihood (nu = 4, Newcomb's light speed), Gibbs via scale mixture",
         data_file="data.json",
         bug="off by one in sigma2's inverse-gamma shape (a + n/2 - 1): sigma2 mean +0.24 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="deterministic_dims",
+        folder=HERE / "deterministic_dims",
         shape="pm.Deterministic and dims: normal-inverse-gamma regression, named coefficients",
         data_file="data.csv",
         bug="sigma2's shape a + (N - K)/2 (least-squares df): sigma2 mean +0.31 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="growth",
+        folder=HERE / "growth",
         shape="hierarchical linear growth (BUGS rats), 30 lines, 65 parameters (centred), Gibbs",
         data_file="data.json",
         bug="tau2_beta's shape a + N/2 + 1 (the density's exponent): tau2_beta mean -0.30 sd",
     ),
-    ZooModel(
+    ModelFolder(
         name="slow_mixing",
+        folder=HERE / "slow_mixing",
         shape="slow but correct: random-walk Metropolis in 50 dimensions (IAT 140-800), "
         "a 50-bump Gaussian regression",
         data_file="data.json",
@@ -141,29 +96,26 @@ MODELS: tuple[ZooModel, ...] = (
         "(-0.29 sd), log_prior +0.99 sd",
         verdict="not converged",
     ),
-    ZooModel(
+    ModelFolder(
         name="slow_ar1",
+        folder=HERE / "slow_mixing",
         shape="slow but correct: an exact AR(1) chain with rho = 0.99 (IAT 199) on slow_mixing's "
         "posterior",
         data_file="data.json",
         bug="slow_mixing's planted bug",
         correct="sample_ar1",
-        directory="slow_mixing",
         verdict="not converged",
     ),
 )
 """Every zoo model, in the order the power study and the tests run them."""
 
 
-def get(name: str) -> ZooModel:
-    """Return the zoo model called ``name``.
+def get(name: str) -> ModelFolder:
+    """Return the zoo model called ``name`` (:meth:`~mcmc_pairs.comparisons.registry.Registry.get`).
 
     Raises
     ------
-    KeyError
+    ValueError
         Naming the known models.
     """
-    for model in MODELS:
-        if model.name == name:
-            return model
-    raise KeyError(f"no zoo model {name!r}; known: {[m.name for m in MODELS]}")
+    return MODELS.get(name)

@@ -29,7 +29,7 @@ import numpy as np
 import xarray as xr
 
 from mcmc_pairs.comparisons import interrupts
-from mcmc_pairs.comparisons.execution import ChildFailed, call_in_fork
+from mcmc_pairs.comparisons.execution import ChildFailed, ChildTimedOut, call_in_fork
 from mcmc_pairs.comparisons.interrupts import kept_handlers
 
 
@@ -80,7 +80,9 @@ def call_sampler(
     return output
 
 
-def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwargs) -> Any:
+def _call_in_child(
+    name: str, func: Callable, data: Mapping, timeout: float, kwargs: dict[str, Any]
+) -> Any:
     """Run the sampler in a forked child (:func:`~.execution.call_in_fork`), stopped on time."""
 
     def call() -> tuple[Any, dict | None]:
@@ -88,11 +90,11 @@ def _call_in_child(name: str, func: Callable, data: Mapping, timeout: float, kwa
 
     try:
         output, state = call_in_fork(call, timeout)
+    except ChildTimedOut:
+        raise SamplerError(
+            f"sampler {name} did not finish within {timeout:g} s (--timeout); it was stopped"
+        ) from None
     except ChildFailed as exc:
-        if str(exc).startswith("did not finish"):
-            raise SamplerError(
-                f"sampler {name} did not finish within {timeout:g} s (--timeout); it was stopped"
-            ) from None
         raise SamplerError(f"sampler {name} {exc}") from None
     if kwargs.get("state") is not None:
         kwargs["state"].clear()

@@ -131,6 +131,10 @@ class ChildFailed(Exception):
     """A child process raised, died or overran its time; the message says which."""
 
 
+class ChildTimedOut(ChildFailed):
+    """A child process overran its time and was stopped: ``"did not finish within ... s"``."""
+
+
 def call_in_fork(target: Callable[[], Any], timeout: float) -> Any:
     """Return ``target()`` computed in a forked child, killed after ``timeout`` seconds.
 
@@ -139,9 +143,11 @@ def call_in_fork(target: Callable[[], Any], timeout: float) -> Any:
 
     Raises
     ------
+    ChildTimedOut
+        A :class:`ChildFailed`, ``"did not finish within ... s"``.
     ChildFailed
-        ``"did not finish within ... s"``, ``"died without returning (exit code
-        N)"``, or ``"raised Type: message"`` for what ``target`` raised.
+        ``"died without returning (exit code N)"``, or ``"raised Type: message"``
+        for what ``target`` raised.
     """
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
@@ -152,7 +158,7 @@ def call_in_fork(target: Callable[[], Any], timeout: float) -> Any:
     send.close()
     try:
         if not receive.poll(timeout):
-            raise ChildFailed(f"did not finish within {timeout:g} s")
+            raise ChildTimedOut(f"did not finish within {timeout:g} s")
         try:
             kind, payload = receive.recv()
         except EOFError:

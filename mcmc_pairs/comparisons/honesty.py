@@ -35,7 +35,7 @@ makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
   Python's and NumPy's global generators set to a different state, and compares
   the two results bit for bit. Only where the harness calls a sampler with the
   seed: not for stored draws, nor for NumPyro, whose NUTS is the harness's
-  (``run._reruns``).
+  (a side's ``rerun``, set by its kind's in ``side_kinds.SIDE_KINDS``).
 """
 
 from __future__ import annotations

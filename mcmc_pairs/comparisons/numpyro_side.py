@@ -19,9 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from mcmc_pairs.comparisons.sides import HandwrittenSource, SideUnderTest
+
+if TYPE_CHECKING:
+    from mcmc_pairs.comparisons.pair import Pair
 
 PREFIX = "numpyro:"
 """``--sampler numpyro:FILE.py:MODEL`` runs a NumPyro model (:class:`NumpyroSampler`)."""
@@ -43,8 +48,8 @@ class NumpyroSampler:
     variables: tuple[str, ...]
 
     @classmethod
-    def parse(cls, sampler: Any, variables) -> NumpyroSampler | None:
-        """Return the sampler ``sampler`` names (``"numpyro:..."``), else ``None``.
+    def parse(cls, sampler: object, pair: Pair) -> NumpyroSampler | None:
+        """Return the sampler ``sampler`` names (``"numpyro:..."``) for ``pair``'s model, else None.
 
         NumPyro and the model are imported here, to fail fast with one line
         naming ``--sampler`` (NumPyro not installed, a model that does not import).
@@ -53,14 +58,14 @@ class NumpyroSampler:
             return sampler
         if not (isinstance(sampler, str) and sampler.startswith(PREFIX)):
             return None
-        found = cls(sampler.removeprefix(PREFIX), tuple(variables))
+        found = cls(sampler.removeprefix(PREFIX), tuple(pair.variables))
         found.load()
         return found
 
     def __str__(self) -> str:
         return PREFIX + self.spec
 
-    def load(self):
+    def load(self) -> Any:
         """Import NumPyro and the model; a ValueError naming ``--sampler`` if either fails."""
         try:
             import numpyro  # noqa: F401
@@ -72,7 +77,9 @@ class NumpyroSampler:
 
         return load_callable(self.spec, argument=f"--sampler {PREFIX}")
 
-    def __call__(self, data, *, draws, tune, chains, random_seed) -> dict[str, np.ndarray]:
+    def __call__(
+        self, data: Mapping[str, Any], *, draws: int, tune: int, chains: int, random_seed: int
+    ) -> dict[str, np.ndarray]:
         """Run NumPyro's NUTS on the model given ``data``.
 
         Returns
@@ -105,6 +112,20 @@ class NumpyroSampler:
                 f"model's free variables: {list(self.variables)}; its sites: {sorted(samples)})"
             )
         return {v: np.asarray(samples[v], dtype=np.float64) for v in self.variables}
+
+
+def numpyro_under_test(port: NumpyroSampler, side: SideUnderTest) -> HandwrittenSource:
+    """Return the port as the side under test: a sampler like a hand-written one, named ``port``."""
+    return HandwrittenSource(
+        side.pair.name,
+        side.role,
+        side.variant,
+        port,
+        side.data,
+        side.settings,
+        side.shapes,
+        name=str(port),
+    )
 
 
 def _as_arrays(data: Mapping) -> dict[str, Any]:

@@ -266,10 +266,24 @@ class PymcTwin:
     pair: Pair
     step: StepMethod | None = None
 
+    @classmethod
+    def parse(cls, sampler: object, pair: Pair) -> PymcTwin | None:
+        """Return the twin ``sampler`` names for ``pair``, else None (a side kind's ``parse``).
+
+        ``"pymc"`` is PyMC's own samplers on the model; ``"pymc-step:..."`` a
+        user's step method (:meth:`StepMethod.parse`, which imports it here).
+        """
+        if sampler == PYMC:
+            return cls(pair)
+        step = StepMethod.parse(sampler)
+        return None if step is None else cls(pair, step)
+
     def __str__(self) -> str:
         return f"{PYMC} twin of {self.pair.name}" if self.step is None else str(self.step)
 
-    def __call__(self, data, *, draws, tune, chains, random_seed) -> dict[str, np.ndarray]:
+    def __call__(
+        self, data: Mapping[str, Any], *, draws: int, tune: int, chains: int, random_seed: int
+    ) -> dict[str, np.ndarray]:
         """Sample the twin's posterior given ``data``.
 
         Returns
@@ -286,7 +300,7 @@ class PymcTwin:
         posterior = tree["posterior"]
         return {v: posterior[v].transpose("chain", "draw", ...).values for v in pair.variables}
 
-    def describe(self, data) -> str:
+    def describe(self, data: Mapping[str, Any]) -> str:
         """Name the sampler the twin runs on ``data``, as the compare report does.
 
         For example ``"NUTS (nutpie)"`` or ``"BinaryGibbsMetropolis"``; the model

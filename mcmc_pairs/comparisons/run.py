@@ -12,7 +12,6 @@ hand-rolled variants of the pair (``handrolled``), a sampler under test
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -28,23 +27,24 @@ from mcmc_pairs.comparisons import agreement, budget, datafile, honesty, preflig
 from mcmc_pairs.comparisons.errors import printable
 from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
 from mcmc_pairs.comparisons.loading import resolve
-from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
-from mcmc_pairs.comparisons.pymc_runner import PYMC, StepMethod
+from mcmc_pairs.comparisons.pymc_runner import PYMC
 from mcmc_pairs.comparisons.reference_cache import ReferenceCache, reference_key
 from mcmc_pairs.comparisons.settings import Settings
+from mcmc_pairs.comparisons.side_kinds import SamplerSpec, source_under_test
 from mcmc_pairs.comparisons.sides import (
     HANDROLLED,
     PYMC_STEP,
     USER,
     DrawSource,
-    HandwrittenSource,
     PymcSource,
     RunEvent,
     Side,
+    SideUnderTest,
+    Stage,
     side_label,
 )
-from mcmc_pairs.comparisons.stored import is_stored, stored_source
+from mcmc_pairs.comparisons.stored import stored_source
 from mcmc_pairs.comparisons.witness import LOG_DENSITIES, ModelWitness
 
 REFERENCE_SHARE = 0.2
@@ -229,7 +229,9 @@ def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> Pa
         to_grow = run.sides_to_grow(look)
         if not to_grow:  # what would decide it is stored draws, which cannot grow
             break
-        run.say(RunEvent(pair.name, "", "look", settings["chains"], n, look.seconds, look.verdicts))
+        run.say(
+            RunEvent(pair.name, "", Stage.LOOK, settings["chains"], n, look.seconds, look.verdicts)
+        )
     return run.finish(looks)
 
 
@@ -394,14 +396,14 @@ class _Comparison:
         """Return the honesty checks of the sides under test (:mod:`~.honesty`).
 
         Independence, copies and reproducibility, at the last look: for
-        reproducibility, every side whose source calls a sampler with the seed
-        (two short calls each, ``rerun``; stored draws have none).
+        reproducibility, every side whose source has a ``rerun``
+        (:class:`~mcmc_pairs.comparisons.sides.DrawSource`: two short calls each).
         """
         seed = self.settings["seed"]
         reproducibility = [
-            honesty.reproducibility_check(label, self.growing[label].rerun, seed)
+            honesty.reproducibility_check(label, rerun, seed)
             for label in self.under_test()
-            if _reruns(self.growing[label])
+            if (rerun := self.growing[label].rerun) is not None
         ]
         return honesty.honesty_checks(quantities, self.under_test(), PYMC, reproducibility)
 
@@ -489,19 +491,6 @@ class _Comparison:
         )
 
 
-def _reruns(source: DrawSource) -> bool:
-    """Return True when the reproducibility check calls ``source`` again (:mod:`~.honesty`).
-
-    Every source that calls a sampler with the seed (``rerun``), but NumPyro's:
-    its NUTS (the harness's port) draws from ``PRNGKey(seed)`` alone, so a user's
-    model cannot make it irreproducible, and two more calls would compile it twice
-    (about 20 s measured on eight schools).
-    """
-    if not hasattr(source, "rerun"):  # stored draws: nothing is called
-        return False
-    return not isinstance(getattr(source, "func", None), NumpyroSampler)
-
-
 def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mapping, dict]:
     """Return the run's data and PyMC cache: ``pymc_from``'s when given (and compatible)."""
     if pymc_from is None:
@@ -531,63 +520,34 @@ def _witness(pair: Pair, data: Mapping) -> tuple[ModelWitness, dict[str, tuple[i
     return witness, {name: witness.variables[name] for name in pair.variables}
 
 
-def _sides_under_test(pair, sampler, data, settings, witness, shapes, stored) -> dict:
+def _sides_under_test(
+    pair: Pair,
+    sampler: SamplerSpec | None,
+    data: Mapping[str, Any],
+    settings: Settings,
+    witness: ModelWitness,
+    shapes: dict[str, tuple[int, ...]],
+    stored: Mapping[str, Any],
+) -> dict[str, DrawSource]:
     """Return the sides under test by label, as :class:`DrawSource` s.
 
-    The pair's hand-written samplers, or the user's ``sampler``: a function, a
-    PyMC step method ``pymc-step:...``
-    (:class:`~mcmc_pairs.comparisons.pymc_runner.StepMethod`), a NumPyro model
-    ``numpyro:...`` (:class:`~mcmc_pairs.comparisons.numpyro_side.NumpyroSampler`), stored draws
-    (:func:`~mcmc_pairs.comparisons.stored.is_stored`), or ``"pymc"``: PyMC's
-    own sampler on the model, against a stored reference.
+    The pair's hand-written samplers, or the user's ``sampler``: any spec of the
+    table of side kinds (:data:`~mcmc_pairs.comparisons.side_kinds.SIDE_KINDS`), a
+    function, a PyMC step method, a NumPyro model, stored draws, or ``"pymc"``:
+    PyMC's own sampler on the model, against a stored reference.
     """
     if sampler is None:
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
     else:
         samplers = [(USER, USER, sampler)]
+    reference, rename = stored["reference"], stored["rename"]
     growing: dict[str, DrawSource] = {}
     for role, variant, spec in samplers:
-        if is_stored(spec):
-            source = stored_source(
-                pair.name, role, variant, spec, witness, stored["rename"], argument="--sampler"
-            )
-        elif spec == PYMC:  # PyMC's own sampler under test, against stored draws
-            if stored["reference"] is None:
-                raise ValueError(
-                    "--sampler pymc puts PyMC's own sampler under test: it needs --reference "
-                    "FILE, the stored draws to compare it with"
-                )
-            source = PymcSource(role, variant, witness.model, own_seed(settings), pair, None, {})
-        elif (step := StepMethod.parse(spec)) is not None:
-            source = PymcSource(role, variant, witness.model, own_seed(settings), pair, step, {})
-        elif (port := NumpyroSampler.parse(spec, pair.variables)) is not None:
-            source = HandwrittenSource(
-                pair.name, role, variant, port, data, settings, shapes, name=str(port)
-            )
-        else:
-            source = HandwrittenSource(pair.name, role, variant, spec, data, settings, shapes)
-        growing[side_label(role, variant)] = source
+        side = SideUnderTest(
+            pair, role, variant, data, settings, witness, shapes, reference, rename
+        )
+        growing[side_label(role, variant)] = source_under_test(spec, side)
     return growing
-
-
-UNDER_TEST_STREAM = 1
-"""The child of the run's seed that a PyMC run under test draws from (:func:`own_seed`)."""
-
-
-def own_seed(settings: Settings) -> Settings:
-    """Return ``settings`` with the seed of a PyMC run under test: its own stream.
-
-    PyMC's reference and a PyMC sampler under test (``pymc-step:...``, or
-    ``pymc`` against stored draws made with the run's seed) drew from the
-    same seed. Where the reference runs the same step (PyMC's default for 0/1
-    variables is ``BinaryGibbsMetropolis``, which a certification puts under
-    test), the two runs were the same draws, and the copy check called the
-    step a copy of the reference. The run under test now draws from child
-    :data:`UNDER_TEST_STREAM` of the seed: independent of the reference, and
-    the same bits for the same seed.
-    """
-    stream = np.random.SeedSequence([settings["seed"], UNDER_TEST_STREAM])
-    return dataclasses.replace(settings, seed=int(stream.generate_state(1)[0]))
 
 
 def _reference_store(directory, pair: Pair, data, settings, witness) -> ReferenceCache | None:

@@ -3,23 +3,28 @@
 A run (:func:`mcmc_pairs.comparisons.run.run_pair`) asks each of its sides for
 draws, look after look, through one protocol, :class:`DrawSource`: a label, a
 role, whether its chains continue or rerun from the start, whether it can grow
-at all, and one method, ``grow(draws, say) -> Side``, that returns the side with
-``draws`` draws per chain. Three sources implement it: :class:`HandwrittenSource`
-(a sampler under the contract of ``docs/contracts.md``, continued when it
-accepts ``state``), :class:`PymcSource` (``pm.sample`` on the pair's model, with
-PyMC's samplers or a user's step method, rerun with the same seed, reused from a
-cache across runs) and :class:`~mcmc_pairs.comparisons.stored.StoredSource`
+at all, ``rerun``, the fresh call of the reproducibility check
+(:mod:`~mcmc_pairs.comparisons.honesty`) or None, and one method,
+``grow(draws, say) -> Side``, that returns the side with ``draws`` draws per
+chain. Three sources implement it: :class:`HandwrittenSource` (a sampler under
+the contract of ``docs/contracts.md``, continued when it accepts ``state``),
+:class:`PymcSource` (``pm.sample`` on the pair's model, with PyMC's samplers or
+a user's step method, rerun with the same seed, reused from a cache across
+runs) and :class:`~mcmc_pairs.comparisons.stored.StoredSource`
 (draws read from a file, which cannot grow). A new kind of side (another PPL)
-is a new class with these members.
+is a new class with these members and an entry of the table of side kinds
+(:data:`mcmc_pairs.comparisons.side_kinds.SIDE_KINDS`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Protocol, runtime_checkable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import xarray as xr
@@ -27,20 +32,30 @@ import xarray as xr
 from mcmc_pairs.comparisons import contract, reuse
 from mcmc_pairs.comparisons.contract import SamplerError, call_sampler, to_datatree
 from mcmc_pairs.comparisons.kinds import Role
-from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.loading import load_callable, resolve
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.pymc_runner import (
     PYMC,
+    PymcTwin,
     StepMethod,
     pymc_cores,
     pymc_method,
     pymc_sample,
 )
+from mcmc_pairs.comparisons.settings import Settings
+from mcmc_pairs.comparisons.witness import ModelWitness
+
+if TYPE_CHECKING:
+    from mcmc_pairs.comparisons.compile_once import CompileCache
 
 HANDROLLED, USER, PYMC_STEP = Role.HANDROLLED, Role.USER, Role.PYMC_STEP
+Draws = dict[str, np.ndarray]
+"""A sampler's output under the contract: ``{variable: (chain, draw, *shape) array}``."""
+Rerun = Callable[[int, int], Draws]
+"""``rerun(draws, tune)``: a source's fresh call with the run's seed (:class:`DrawSource`)."""
 
 
-def side_label(role: str, variant: str) -> str:
+def side_label(role: Role, variant: str) -> str:
     """Return a side's key: ``handrolled:<variant>``, ``user``, ``pymc`` or ``pymc:<step>``."""
     if role == HANDROLLED:
         return f"{HANDROLLED}:{variant}"
@@ -55,8 +70,8 @@ class Side:
 
     Attributes
     ----------
-    role : str
-        One of :data:`ROLES`.
+    role : Role
+        What the side is.
     variant : str
         The hand-rolled variant's or the step method's name in the pair
         (``"gibbs"``, ``"metropolis"``); the role itself for ``user`` and ``pymc``.
@@ -77,7 +92,7 @@ class Side:
         the run that stored them.
     """
 
-    role: str
+    role: Role
     variant: str
     sampler: str
     tree: xr.DataTree
@@ -103,6 +118,19 @@ class Side:
         return None
 
 
+class Stage(StrEnum):
+    """The stage of a run a :class:`RunEvent` tells of (written as its word)."""
+
+    START = "start"
+    """A side starts drawing."""
+    DONE = "done"
+    """A side has its draws."""
+    CACHED = "cached"
+    """PyMC's run is read back from the reference cache."""
+    LOOK = "look"
+    """A look left the run undecided: it extends."""
+
+
 @dataclass(frozen=True)
 class RunEvent:
     """A stage of :func:`run_pair`, for its ``progress`` callback.
@@ -120,7 +148,7 @@ class RunEvent:
     pair : str
     side : str
         The side's label (:attr:`Side.label`).
-    stage : {"start", "done", "cached", "look"}
+    stage : Stage
     chains, draws : int
     seconds : float or None
         The side's wall time (compilation included), when ``"done"``.
@@ -128,7 +156,7 @@ class RunEvent:
 
     pair: str
     side: str
-    stage: str
+    stage: Stage
     chains: int
     draws: int
     seconds: float | None = None
@@ -137,18 +165,69 @@ class RunEvent:
     """The sampler that ran, named once per side: PyMC's step methods on its first run."""
 
     def __str__(self) -> str:
-        if self.stage == "start":
+        if self.stage == Stage.START:
             return f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws"
-        if self.stage == "cached":
+        if self.stage == Stage.CACHED:
             return (
                 f"[{self.pair}] {self.side}: {self.chains} chains x {self.draws} draws "
                 f"from the reference cache ({self.method})"
             )
-        if self.stage == "look":
+        if self.stage == Stage.LOOK:
             open_ = ", ".join(f"{k}: {v}" for k, v in (self.verdicts or {}).items())
             return f"[{self.pair}] undecided at {self.draws} draws ({open_}): extending"
         method = f" ({self.method})" if self.method else ""
         return f"[{self.pair}] {self.side}: done in {self.seconds:.2f} s{method}"
+
+
+@dataclass(frozen=True)
+class SideUnderTest:
+    """What a side under test of a ``compare`` run is made from, besides its spec.
+
+    Attributes
+    ----------
+    pair : Pair
+    role : Role
+        ``handrolled`` (a variant of the pair) or ``user`` (``--sampler``).
+    variant : str
+        The variant's name, or ``"user"``.
+    data : mapping
+        The run's data.
+    settings : Settings
+        The run's settings.
+    witness : ModelWitness
+        The pair's model built on the data.
+    shapes : mapping of str to tuple of int
+        The compared variables' shapes.
+    reference : str or None
+        The stored draws given instead of PyMC's reference (``--reference``), if any.
+    rename : mapping of str to str or None
+        ``--rename`` for stored draws (:func:`~.stored.check_draws`).
+    """
+
+    pair: Pair
+    role: Role
+    variant: str
+    data: Mapping[str, Any]
+    settings: Settings
+    witness: ModelWitness
+    shapes: Mapping[str, tuple[int, ...]]
+    reference: str | None
+    rename: Mapping[str, str | None]
+
+
+class RunStore(Protocol):
+    """Where a PyMC side keeps its runs for later processes.
+
+    A :class:`~mcmc_pairs.comparisons.reference_cache.ReferenceCache`.
+    """
+
+    def load(self, label: str, draws: int) -> Side | None:
+        """Return the side ``label``'s run at ``draws`` draws per chain, or None."""
+        ...
+
+    def save(self, label: str, draws: int, side: Side) -> None:
+        """Keep the side ``label``'s run at ``draws`` draws per chain."""
+        ...
 
 
 @runtime_checkable
@@ -168,21 +247,24 @@ class DrawSource(Protocol):
         False for a side that cannot give more draws (stored draws,
         :class:`~mcmc_pairs.comparisons.stored.StoredSource`): later looks keep
         its draws and grow only the other sides.
+    rerun : callable or None
+        ``rerun(draws, tune) -> {variable: draws}``: a fresh, short call of the
+        side's sampler with the run's seed, chains and data, for the
+        reproducibility check (:mod:`~mcmc_pairs.comparisons.honesty`); None
+        when the check has nothing to call again (stored draws) or the user's
+        code cannot make the draws irreproducible (its kind's ``rerun`` in
+        :data:`~mcmc_pairs.comparisons.side_kinds.SIDE_KINDS` is False).
     """
 
     label: str
     role: Role
     continues: bool
     grows: bool
+    rerun: Rerun | None
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain, announcing it through ``say``."""
         ...
-
-
-# A source whose harness calls a sampler with the run's seed also has
-# ``rerun(draws, tune) -> {variable: array}``: a fresh, short call with the same seed,
-# chains and data, for the reproducibility check (:mod:`~.honesty`). Stored draws have none.
 
 
 class HandwrittenSource:
@@ -193,7 +275,17 @@ class HandwrittenSource:
     label); each call runs under the contract (:func:`~.contract.call_sampler`).
     """
 
-    def __init__(self, pair_name, role, variant, spec, data, settings, shapes, name=None):
+    def __init__(
+        self,
+        pair_name: str,
+        role: Role,
+        variant: str,
+        spec: str | Callable[..., Any],
+        data: Mapping[str, Any],
+        settings: Settings,
+        shapes: Mapping[str, tuple[int, ...]],
+        name: str | None = None,
+    ) -> None:
         self.pair_name, self.role, self.variant, self.data = pair_name, role, variant, data
         self.func = resolve(spec)
         self.settings, self.shapes = settings, shapes
@@ -203,6 +295,7 @@ class HandwrittenSource:
         self.label = side_label(role, variant)
         self.continues = self.state is not None  # the sampler accepts state=
         self.grows = True
+        self.rerun: Rerun | None = self._rerun
 
     def _call(self, draws: int, tune: int) -> tuple[xr.DataTree, float]:
         """Return the sampler's draws as a DataTree and the seconds of the sampler's call alone."""
@@ -213,7 +306,7 @@ class HandwrittenSource:
         tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
         return tree, seconds
 
-    def _sampler_output(self, draws: int, tune: int, state: dict | None):
+    def _sampler_output(self, draws: int, tune: int, state: dict | None) -> Any:
         """Call the sampler with the run's data, chains, seed and timeout (and ``state=``)."""
         extra = {} if state is None else {"state": state}
         return call_sampler(
@@ -228,7 +321,7 @@ class HandwrittenSource:
             **extra,
         )
 
-    def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
+    def _rerun(self, draws: int, tune: int) -> Draws:
         """Return ``{variable: draws}`` of a fresh call with the run's seed, chains and data.
 
         The reproducibility check's call (:mod:`~.honesty`): a resumable sampler
@@ -244,7 +337,7 @@ class HandwrittenSource:
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
         label, chains = self.label, self.settings["chains"]
-        say(RunEvent(self.pair_name, label, "start", chains, draws))
+        say(RunEvent(self.pair_name, label, Stage.START, chains, draws))
         if self.side is None:  # JIT warm-up, timed apart
             begin = time.perf_counter()
             call_sampler(
@@ -271,7 +364,7 @@ class HandwrittenSource:
         timings["sampling_s"] += seconds  # the sampler's calls only, as ESS per second needs
         timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
         self.side = Side(self.role, self.variant, self.name, tree, timings)
-        say(RunEvent(self.pair_name, label, "done", chains, draws, timings["total_s"] - before))
+        say(RunEvent(self.pair_name, label, Stage.DONE, chains, draws, timings["total_s"] - before))
         return self.side
 
 
@@ -286,7 +379,17 @@ class PymcSource:
     (:data:`~.reuse.NUTPIE`).
     """
 
-    def __init__(self, role, variant, model, settings, pair: Pair, step, cache, store=None):
+    def __init__(
+        self,
+        role: Role,
+        variant: str,
+        model: Any,
+        settings: Settings,
+        pair: Pair,
+        step: str | StepMethod | None,
+        cache: dict[tuple[str, int], Side],
+        store: RunStore | None = None,
+    ) -> None:
         self.role, self.variant, self.model, self.settings = role, variant, model, settings
         self.pair, self.step, self.cache, self.store = pair, step, cache, store
         self.label = side_label(role, variant)
@@ -294,6 +397,7 @@ class PymcSource:
         self.grows = True
         self.total = 0.0
         self.compiles = reuse.NUTPIE
+        self.rerun: Rerun | None = self._rerun
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain (all looks' time in its timings)."""
@@ -307,22 +411,7 @@ class PymcSource:
         timings["total_s"] = self.total
         return replace(side, quantities=None, timings=timings)
 
-    def _sampler_output(self, draws: int, tune: int, state: dict | None):
-        """Call the sampler with the run's data, chains, seed and timeout (and ``state=``)."""
-        extra = {} if state is None else {"state": state}
-        return call_sampler(
-            self.name,
-            self.func,
-            self.data,
-            draws=draws,
-            tune=tune,
-            chains=self.settings["chains"],
-            random_seed=self.settings["seed"],
-            timeout=self.settings["timeout"],
-            **extra,
-        )
-
-    def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
+    def _rerun(self, draws: int, tune: int) -> Draws:
         """Return ``{variable: draws}`` of a fresh PyMC run with the seed, for :mod:`~.honesty`."""
         settings = {**self.settings, "draws": draws, "tune": tune}
         cores = pymc_cores(self.pair.pymc_kwargs, self.step)
@@ -335,21 +424,25 @@ class PymcSource:
             quiet=True,
             **cores,
         )  # quiet: no warning that 20 draws are few
-        posterior = tree["posterior"]
-        return {name: posterior[name].values for name in self.pair.variables}
+        posterior = tree["posterior"].to_dataset()
+        return {name: posterior[name].to_numpy() for name in self.pair.variables}
 
     def _cached(self, draws: int, say: Callable[[RunEvent], None]) -> Side | None:
         """Return the run at ``draws`` from the reference cache, or None."""
         side = None if self.store is None else self.store.load(self.label, draws)
         if side is not None:
             chains = self.settings["chains"]
-            say(RunEvent(self.pair.name, self.label, "cached", chains, draws, method=side.sampler))
+            say(
+                RunEvent(
+                    self.pair.name, self.label, Stage.CACHED, chains, draws, method=side.sampler
+                )
+            )
         return side
 
     def _run(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Run PyMC at ``draws`` (and keep the run in the reference cache)."""
         chains = self.settings["chains"]
-        say(RunEvent(self.pair.name, self.label, "start", chains, draws))
+        say(RunEvent(self.pair.name, self.label, Stage.START, chains, draws))
         settings = {**self.settings, "draws": draws}
         side = run_pymc(
             self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
@@ -359,7 +452,7 @@ class PymcSource:
             RunEvent(
                 self.pair.name,
                 self.label,
-                "done",
+                Stage.DONE,
                 chains,
                 draws,
                 side.timings["total_s"],
@@ -372,7 +465,15 @@ class PymcSource:
         return side
 
 
-def run_pymc(role, variant, model, settings, pair: Pair, step, compiles=None) -> Side:
+def run_pymc(
+    role: Role,
+    variant: str,
+    model: Any,
+    settings: Mapping[str, Any],
+    pair: Pair,
+    step: str | StepMethod | None,
+    compiles: CompileCache | None = None,
+) -> Side:
     """Run one PyMC side; PyMC's own log lines are kept out (the run's events say it once)."""
     import logging
 
@@ -404,3 +505,60 @@ def run_pymc(role, variant, model, settings, pair: Pair, step, compiles=None) ->
     library = tree["posterior"].attrs.get("inference_library")
     sampler = pymc_method(model, step, library)
     return Side(role=role, variant=variant, sampler=sampler, tree=tree, timings=timings)
+
+
+UNDER_TEST_STREAM = 1
+"""The child of the run's seed that a PyMC run under test draws from (:func:`own_seed`)."""
+
+
+def own_seed(settings: Settings) -> Settings:
+    """Return ``settings`` with the seed of a PyMC run under test: its own stream.
+
+    PyMC's reference and a PyMC sampler under test (``pymc-step:...``, or
+    ``pymc`` against stored draws made with the run's seed) drew from the
+    same seed. Where the reference runs the same step (PyMC's default for 0/1
+    variables is ``BinaryGibbsMetropolis``, which a certification puts under
+    test), the two runs were the same draws, and the copy check called the
+    step a copy of the reference. The run under test now draws from child
+    :data:`UNDER_TEST_STREAM` of the seed: independent of the reference, and
+    the same bits for the same seed.
+    """
+    stream = np.random.SeedSequence([settings["seed"], UNDER_TEST_STREAM])
+    return dataclasses.replace(settings, seed=int(stream.generate_state(1)[0]))
+
+
+def pymc_under_test(twin: PymcTwin, side: SideUnderTest) -> PymcSource:
+    """Return PyMC on the pair's model as the side under test (the ``pymc`` side kind).
+
+    ``twin`` names what runs: PyMC's own sampler (``--sampler pymc``, which needs
+    stored draws to compare with, ``--reference``) or a user's step method
+    (``pymc-step:...``); it draws from its own stream of the seed (:func:`own_seed`).
+    """
+    if twin.step is None and side.reference is None:
+        raise ValueError(
+            "--sampler pymc puts PyMC's own sampler under test: it needs --reference "
+            "FILE, the stored draws to compare it with"
+        )
+    model, settings = side.witness.model, own_seed(side.settings)
+    return PymcSource(side.role, side.variant, model, settings, side.pair, twin.step, {})
+
+
+def python_under_test(spec: str | Callable[..., Any], side: SideUnderTest) -> HandwrittenSource:
+    """Return a Python sampler (an import string or a callable) as the side under test."""
+    return HandwrittenSource(
+        side.pair.name, side.role, side.variant, spec, side.data, side.settings, side.shapes
+    )
+
+
+def python_spec(spec: str | Callable[..., Any], pair: Pair) -> str | Callable[..., Any]:
+    """Return ``spec``: any spec no other side kind claims is a Python sampler's."""
+    return spec
+
+
+def python_sampler(spec: str | Callable[..., Any]) -> str | Callable[..., Any]:
+    """Return a Python sampler for ``validate``: an import string is loaded here, to fail fast."""
+    if isinstance(spec, str):
+        load_callable(spec)  # fail fast here with a clear message
+    elif not callable(spec):
+        raise ValueError(f"--sampler must be an import string or a callable, got {spec!r}")
+    return spec

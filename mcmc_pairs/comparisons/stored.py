@@ -33,13 +33,26 @@ import time
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import arviz_base as azb
 import numpy as np
 import xarray as xr
 
-from mcmc_pairs.comparisons.sides import RunEvent, Side, side_label
+from mcmc_pairs.comparisons.kinds import Role
+from mcmc_pairs.comparisons.sides import (
+    Rerun,
+    RunEvent,
+    Side,
+    SideUnderTest,
+    Stage,
+    side_label,
+)
+from mcmc_pairs.comparisons.witness import ModelWitness
 from mcmc_pairs.pairdata import posteriordb
+
+if TYPE_CHECKING:
+    from mcmc_pairs.comparisons.pair import Pair
 
 SUFFIXES = (".nc", ".zarr", ".csv", ".json", ".json.zip")
 """What a stored file's name ends with (a CmdStan glob too: ``fit-*.csv``)."""
@@ -281,8 +294,18 @@ class StoredSource:
 
     grows = False
     continues = False
+    rerun: Rerun | None = None  # nothing is called: nothing to call again
 
-    def __init__(self, pair_name, role, variant, spec: str, tree, form: str, read_s: float):
+    def __init__(
+        self,
+        pair_name: str,
+        role: Role,
+        variant: str,
+        spec: str,
+        tree: xr.DataTree,
+        form: str,
+        read_s: float,
+    ) -> None:
         self.pair_name, self.role, self.variant, self.read_s = pair_name, role, variant, read_s
         self.label = side_label(role, variant)
         self.sampler = f"stored draws: {spec} ({form})"
@@ -296,14 +319,14 @@ class StoredSource:
                 self.tree["posterior"].sizes["chain"],
                 self.tree["posterior"].sizes["draw"],
             )
-            say(RunEvent(self.pair_name, self.label, "start", chains, have))
+            say(RunEvent(self.pair_name, self.label, Stage.START, chains, have))
             timings = {"compile_s": 0.0, "sampling_s": 0.0, "total_s": self.read_s}
             self.side = Side(self.role, self.variant, self.sampler, self.tree, timings, stored=True)
             say(
                 RunEvent(
                     self.pair_name,
                     self.label,
-                    "done",
+                    Stage.DONE,
                     chains,
                     have,
                     self.read_s,
@@ -314,7 +337,16 @@ class StoredSource:
         return self.side
 
 
-def stored_source(pair_name, role, variant, spec, witness, rename, *, argument) -> StoredSource:
+def stored_source(
+    pair_name: str,
+    role: Role,
+    variant: str,
+    spec: str,
+    witness: ModelWitness,
+    rename: Mapping[str, str | None] | None,
+    *,
+    argument: str,
+) -> StoredSource:
     """Read, check and wrap stored draws as a side of ``witness``'s model."""
     start = time.perf_counter()
     tree, form = read_draws(spec, argument=argument)
@@ -323,3 +355,24 @@ def stored_source(pair_name, role, variant, spec, witness, rename, *, argument) 
     check_support(tree, witness.log_density, argument=argument)
     seconds = time.perf_counter() - start
     return StoredSource(pair_name, role, variant, str(spec), tree, form, seconds)
+
+
+def stored_spec(spec: object, pair: Pair) -> str | None:
+    """Return ``spec`` when it names stored draws (:func:`is_stored`), else None (a side kind)."""
+    return str(spec) if is_stored(spec) else None
+
+
+def stored_under_test(spec: str, side: SideUnderTest) -> StoredSource:
+    """Return stored draws under test (``--sampler FILE``) as a side of ``compare``."""
+    return stored_source(
+        side.pair.name, side.role, side.variant, spec, side.witness, side.rename,
+        argument="--sampler",
+    )  # fmt: skip
+
+
+def refuse_to_validate(spec: str) -> NoReturn:
+    """Refuse stored draws in ``validate``: Geweke's test and SBC run a sampler."""
+    raise ValueError(
+        f"--sampler {spec}: stored draws cannot be validated (Geweke's test and SBC "
+        "run the sampler on simulated data); compare them with `mcmc-pairs compare`"
+    )

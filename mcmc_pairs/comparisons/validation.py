@@ -27,11 +27,9 @@ import pandas as pd
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.contract import sampler_name
 from mcmc_pairs.comparisons.geweke import geweke_checks, geweke_replication
-from mcmc_pairs.comparisons.loading import load_callable
-from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.parallel import open_client, run_replications
-from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin, StepMethod
+from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin
 from mcmc_pairs.comparisons.sbc import (
     BUDGET_FACTOR,
     NOT_CONVERGED,
@@ -40,8 +38,8 @@ from mcmc_pairs.comparisons.sbc import (
     sbc_replication,
     sensitivity,
 )
+from mcmc_pairs.comparisons.side_kinds import sampler_under_test
 from mcmc_pairs.comparisons.simulation import Simulator, simulator_for
-from mcmc_pairs.comparisons.stored import is_stored
 from mcmc_pairs.pairdata.checks import check_integer
 
 METHODS = ("geweke", "sbc")
@@ -356,33 +354,19 @@ def _sampler_under_test(
 ) -> tuple[str | Callable, str]:
     """Return the sampler :func:`validate` runs and its name for reports.
 
-    ``None`` is the pair's first hand-rolled variant; ``"pymc"`` its
-    :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`, and ``"pymc-step:..."``
-    the twin with the user's step method (checked by :func:`_check_twin`). An
-    import string is loaded once here, to fail fast with a clear message.
+    ``None`` is the pair's first hand-rolled variant; any other spec is made a
+    sampler by its kind (:func:`~mcmc_pairs.comparisons.side_kinds.sampler_under_test`):
+    ``"pymc"`` is the pair's :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`,
+    ``"pymc-step:..."`` the twin with the user's step method (both checked by
+    :func:`_check_twin`), and an import string is loaded once, to fail fast with
+    a clear message.
     """
     if sampler is None:
         sampler = next(iter(pair.handrolled.values()))
-    if is_stored(sampler):
-        raise ValueError(
-            f"--sampler {sampler}: stored draws cannot be validated (Geweke's test and SBC "
-            "run the sampler on simulated data); compare them with `mcmc-pairs compare`"
-        )
-    if sampler == PYMC:
-        sampler = PymcTwin(pair)
-    elif (step := StepMethod.parse(sampler)) is not None:
-        sampler = PymcTwin(pair, step)
-    elif (port := NumpyroSampler.parse(sampler, pair.variables)) is not None:
-        sampler = port
-    if isinstance(sampler, PymcTwin):
-        name = _check_twin(sampler, pair, method, sim)
-    else:
-        if isinstance(sampler, str):
-            load_callable(sampler)  # fail fast here with a clear message
-        elif not callable(sampler):
-            raise ValueError(f"--sampler must be an import string or a callable, got {sampler!r}")
-        name = sampler_name(sampler)
-    return sampler, name
+    made = sampler_under_test(sampler, pair)
+    if isinstance(made, PymcTwin):
+        return made, _check_twin(made, pair, method, sim)
+    return made, sampler_name(made)
 
 
 def _reporter(

@@ -5,7 +5,12 @@ import time
 
 import pytest
 
-from mcmc_pairs.comparisons.execution import ChildFailed, ChildInterpreter, call_in_fork
+from mcmc_pairs.comparisons.execution import (
+    ChildFailed,
+    ChildInterpreter,
+    ChildTimedOut,
+    call_in_fork,
+)
 
 
 def test_a_forked_call_returns_raises_dies_or_overruns_by_name():
@@ -14,14 +19,16 @@ def test_a_forked_call_returns_raises_dies_or_overruns_by_name():
     def raises():
         raise ValueError("bad draws")
 
-    with pytest.raises(ChildFailed, match="raised ValueError: bad draws"):
+    with pytest.raises(ChildFailed, match="raised ValueError: bad draws") as raised:
         call_in_fork(raises, timeout=30)
+    assert not isinstance(raised.value, ChildTimedOut)  # a timeout is told by its type
     with pytest.raises(ChildFailed, match=r"died without returning \(exit code 3\)"):
         call_in_fork(lambda: os._exit(3), timeout=30)
     start = time.perf_counter()
-    with pytest.raises(ChildFailed, match="did not finish within 0.5 s"):
+    with pytest.raises(ChildTimedOut, match="did not finish within 0.5 s") as overran:
         call_in_fork(lambda: time.sleep(60), timeout=0.5)
     assert time.perf_counter() - start < 30  # killed, not waited for
+    assert isinstance(overran.value, ChildFailed)  # what an except clause of before catches
 
 
 def test_a_child_that_fails_or_writes_something_else_costs_time_not_the_answer(tmp_path):

@@ -321,16 +321,18 @@ def test_the_finding_is_in_the_json_the_page_and_the_terminal(reference, monkeyp
 
 
 def test_reproducibility_is_checked_where_the_harness_calls_a_sampler_with_the_seed():
-    from types import SimpleNamespace
-
     from mcmc_pairs.comparisons.numpyro_side import NumpyroSampler
-    from mcmc_pairs.comparisons.run import _reruns
+    from mcmc_pairs.comparisons.registry import get_pair
+    from mcmc_pairs.comparisons.run import _witness, resolve_settings
+    from mcmc_pairs.comparisons.side_kinds import SideUnderTest, source_under_test
 
-    def rerun(draws, tune):
-        return {}
-
-    assert _reruns(SimpleNamespace(rerun=rerun, func=seeded))  # a hand-written sampler
-    assert _reruns(SimpleNamespace(rerun=rerun))  # PyMC under test
-    assert not _reruns(SimpleNamespace(grows=False))  # stored draws: nothing is called
-    port = NumpyroSampler("model.py:model", ("mu",))  # NUTS from PRNGKey(seed), not the user's
-    assert not _reruns(SimpleNamespace(rerun=rerun, func=port))
+    pair = get_pair("mh_normal")
+    data = pair.load_data()
+    witness, shapes = _witness(pair, data)
+    settings = resolve_settings(pair, draws=20, tune=10, chains=2, seed=1)
+    side = SideUnderTest(pair, "user", "user", data, settings, witness, shapes, None, {})
+    assert source_under_test(seeded, side).rerun is not None  # a hand-written sampler
+    step = source_under_test("pymc-step:pymc.step_methods.metropolis:Metropolis", side)
+    assert step.rerun is not None  # PyMC under test
+    port = NumpyroSampler("model.py:model", ("x",))  # NUTS from PRNGKey(seed), not the user's
+    assert source_under_test(port, side).rerun is None

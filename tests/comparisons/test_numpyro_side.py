@@ -6,6 +6,7 @@ planted bug) runs in ``tests/examples/test_examples.py``.
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -37,9 +38,14 @@ def raises(data):
 """
 
 
+def _pair(*variables):
+    """A stand-in pair with these free variables: all that ``NumpyroSampler.parse`` reads."""
+    return SimpleNamespace(variables=variables)
+
+
 def test_the_port_is_a_sampler_with_the_same_draws_for_a_seed():
-    assert NumpyroSampler.parse("examples/x.py:sample", ("mu",)) is None
-    port = NumpyroSampler.parse(f"numpyro:{PORT}:model", ("mu", "tau2", "theta"))
+    assert NumpyroSampler.parse("examples/x.py:sample", _pair("mu")) is None
+    port = NumpyroSampler.parse(f"numpyro:{PORT}:model", _pair("mu", "tau2", "theta"))
     assert str(port) == f"numpyro:{PORT}:model"
     first = port(DATA, draws=20, tune=10, chains=2, random_seed=3)
     again = port(DATA, draws=20, tune=10, chains=2, random_seed=3)
@@ -75,4 +81,4 @@ def test_a_bad_port_exits_2_with_one_line_and_nothing_written(tmp_path, capsys, 
 def test_without_numpyro_the_port_is_one_line_naming_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "numpyro", None)  # as if it were not installed
     with pytest.raises(ValueError, match=r"NumPyro is not installed \(pip install"):
-        NumpyroSampler.parse(f"numpyro:{PORT}:model", ("mu",))
+        NumpyroSampler.parse(f"numpyro:{PORT}:model", _pair("mu"))

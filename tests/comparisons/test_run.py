@@ -2,7 +2,7 @@
 
 import pytest
 
-from mcmc_pairs.comparisons import agreement, run
+from mcmc_pairs.comparisons import agreement, run, sides
 from mcmc_pairs.comparisons.registry import get_pair
 
 SMALL = {"draws": 200, "tune": 200, "chains": 2, "seed": 4, "max_draws": 200}
@@ -100,19 +100,19 @@ def test_a_pymc_step_under_test_draws_apart_from_the_reference(tmp_path, monkeyp
 
     With the run's seed on both sides their draws were the same and the copy check
     failed the step (found certifying PyMC's steps, issue 41); the run under test
-    has its own stream of the seed now (``run.own_seed``).
+    has its own stream of the seed now (``sides.own_seed``).
     """
     from mcmc_pairs.comparisons.byom import model_pair
 
     (tmp_path / "coins.py").write_text(COINS)
     if not own_stream:
-        monkeypatch.setattr(run, "own_seed", lambda settings: settings)
+        monkeypatch.setattr(sides, "own_seed", lambda settings: settings)
     step = f"pymc-step:{tmp_path}/coins.py:steps"
     pair = model_pair(f"{tmp_path}/coins.py:build_model", {"p": 0.5}, sampler=step)
     result = run.run_pair(pair, sampler=step, seed=3, draws=500, tune=100, max_draws=500)
     copy = result.checks[result.checks["kind"] == "copy"]
     if own_stream:
         assert copy["passed"].all() and result.verdict == "agree", result.checks
-        assert run.own_seed(run.resolve_settings(pair, seed=3))["seed"] != 3
+        assert sides.own_seed(run.resolve_settings(pair, seed=3))["seed"] != 3
     else:
         assert not copy["passed"].all() and result.verdict == "disagree"

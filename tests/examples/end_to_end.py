@@ -10,29 +10,44 @@ import shlex
 from pathlib import Path
 
 from mcmc_pairs.comparisons import cli
+from mcmc_pairs.comparisons.registry import ModelFolder, Registry
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = {
-    "eight_schools": ROOT / "examples" / "eight_schools" / "data.json",
-    "probit": ROOT / "examples" / "probit" / "data.csv",
-}
+EXAMPLES: Registry[ModelFolder] = Registry(
+    "example",
+    ModelFolder(
+        name="eight_schools",
+        folder=ROOT / "examples" / "eight_schools",
+        data_file="data.json",
+        shape="hierarchical normal (Rubin's eight schools, centred), Gibbs",
+        bug="tau2's conditional drops the 1/2 in front of the sum of squares",
+    ),
+    ModelFolder(
+        name="probit",
+        folder=ROOT / "examples" / "probit",
+        data_file="data.csv",
+        shape="probit regression (Challenger O-rings), Albert-Chib data-augmentation Gibbs",
+        bug="beta's conditional leaves out the prior precision",
+    ),
+)
+"""The examples brought as a user brings a model (a folder, as a zoo model)."""
 SBC = ["--method", "sbc", "--scheduler", "synchronous", "--replications", "60"]
 
 
-def arguments(name, sampler):
+def arguments(name, planted_bug=False):
     """Return ``compare``'s ``--model --data --sampler --name`` for example ``name``."""
-    folder = ROOT / "examples" / name
+    example = EXAMPLES.get(name)
     return [
-        "--model", f"{folder}/model.py:build_model",
-        "--data", str(EXAMPLES[name]),
-        "--sampler", f"{folder}/sampler.py:{sampler}",
+        "--model", example.model,
+        "--data", str(example.data),
+        "--sampler", example.sampler(planted_bug),
         "--name", name,
     ]  # fmt: skip
 
 
 def correct_sampler_agrees(name, tmp_path):
     """The example's correct sampler: exit 0, ``agree``, PyMC's log densities compared."""
-    assert cli.main(["compare", *arguments(name, "sample"), "--out", str(tmp_path)]) == 0
+    assert cli.main(["compare", *arguments(name), "--out", str(tmp_path)]) == 0
     document = json.loads((tmp_path / f"{name}.json").read_text())
     assert document["verdict"] == "agree"
     assert {"log_prior", "log_likelihood"} <= {c["quantity"] for c in document["checks"]}
@@ -40,7 +55,7 @@ def correct_sampler_agrees(name, tmp_path):
 
 def planted_bug_disagrees(name, tmp_path):
     """The example's planted bug: exit 1, ``disagree``."""
-    args = ["compare", *arguments(name, "sample_planted_bug"), "--out", str(tmp_path)]
+    args = ["compare", *arguments(name, planted_bug=True), "--out", str(tmp_path)]
     assert cli.main(args) == 1
     document = json.loads((tmp_path / f"{name}.json").read_text())
     assert document["verdict"] == "disagree"
@@ -48,9 +63,9 @@ def planted_bug_disagrees(name, tmp_path):
 
 def sbc_passes_correct_and_fails_the_bug(name, tmp_path):
     """SBC of the example: the correct sampler passes (exit 0), the planted bug fails (1)."""
-    good = cli.main(["validate", *arguments(name, "sample"), *SBC, "--out", str(tmp_path)])
+    good = cli.main(["validate", *arguments(name), *SBC, "--out", str(tmp_path)])
     assert good == 0
-    bad_args = [*arguments(name, "sample_planted_bug"), *SBC, "--out", str(tmp_path)]
+    bad_args = [*arguments(name, planted_bug=True), *SBC, "--out", str(tmp_path)]
     assert cli.main(["validate", *bad_args]) == 1
 
 

@@ -2,7 +2,7 @@
 
 Per model (``zoo.MODELS``): the correct sampler agrees with PyMC (exit 0,
 ``agree``; a sampler built to mix slowly is ``not converged``, exit 1, as its
-``ZooModel.verdict`` says: never ``disagree``) and the planted bug is caught
+``ModelFolder.verdict`` says: never ``disagree``) and the planted bug is caught
 (exit 1, ``disagree``), at a fixed seed and the default settings. Both compare
 with the same PyMC reference, read from the session's reference cache by
 whichever comes second (``conftest.py``).
