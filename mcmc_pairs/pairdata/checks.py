@@ -82,7 +82,11 @@ def check_mapping(data: object) -> None:
 
 
 def finite_array(
-    data: Mapping[str, Any], key: str, *, shape: tuple[int, ...] | None = None, ndim: int | None = None
+    data: Mapping[str, Any],
+    key: str,
+    *,
+    shape: tuple[int, ...] | None = None,
+    ndim: int | None = None,
 ) -> np.ndarray:
     """Return ``data[key]`` as a new finite float array, of a given shape or ndim if asked.
 

@@ -17,7 +17,6 @@ BARS_SIDE = 5
 """Side of a bars image: V = 25 words (pixels), K = 10 bars."""
 
 
-
 class BarsSettings(TypedDict):
     """How the bars corpus is simulated and which Dirichlet priors the model gets."""
 
