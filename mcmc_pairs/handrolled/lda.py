@@ -535,6 +535,11 @@ def run_chain(
     -------
     dict
         The chain (``chain``, or the one started from ``rng``) after its last sweep.
+
+    Raises
+    ------
+    ValueError
+        When neither ``rng`` nor ``chain`` is given.
     """
     words, offsets, N = d["words"], d["offsets"], d["N"]
     alpha, beta = d["alpha"], d["beta"]
