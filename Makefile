@@ -42,6 +42,7 @@ certify: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Execute every teaching notebook at the settings of its parameters cell and
 # publish it, both committed: notebooks/<name>.ipynb with its outputs, and

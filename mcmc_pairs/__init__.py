@@ -24,16 +24,20 @@ The public API, in the manner of :mod:`numpy.testing`::
 from __future__ import annotations
 
 from importlib import metadata
+from typing import TYPE_CHECKING
 
 try:
     __version__ = metadata.version("mcmc-pairs")
 except metadata.PackageNotFoundError:  # a source tree that was never installed
     __version__ = "0+unknown"
 
+if TYPE_CHECKING:  # for type checkers and editors; imported on first use at run time
+    from mcmc_pairs.comparisons.testing import assert_agree, compare
+
 __all__ = ["__version__", "assert_agree", "compare"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in ("compare", "assert_agree"):
         from mcmc_pairs.comparisons import testing
 

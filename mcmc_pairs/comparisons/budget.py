@@ -59,7 +59,7 @@ DEFAULT = Levels(agreement.ALPHA, energy.ALPHA)
 """The levels of a run given no ``alpha``: today's constants."""
 
 
-def check_rate(value, argument: str = "alpha") -> float:
+def check_rate(value: object, argument: str = "alpha") -> float:
     """Return ``value`` as a float when it is a rate in (0, 1); else raise naming ``argument``.
 
     Raises

@@ -35,9 +35,15 @@ import contextvars
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numba.core.caching import _CacheLocator
+    from pytensor.compile.sharedvalue import SharedVariable
+    from pytensor.graph.basic import Apply, Constant, Variable
+    from pytensor.graph.fg import FunctionGraph
 
 LIFTED_PREFIX = "__mcmc_pairs_data_"
 """Names of the shared variables :class:`SameStructure` lifts a model's data into."""
@@ -81,13 +87,13 @@ def _install() -> None:
         cache_shape_error_on_disk()
         original = nutpie.compile_pymc_model
 
-        def compile_pymc_model(model, **options):
+        def compile_pymc_model(model: Any, **options: Any) -> Any:
             cache = _ACTIVE.get()
             if cache is None:
                 return original(model, **options)
             return cache.compiled(model, options, original)
 
-        compile_pymc_model._mcmc_pairs_original = original
+        compile_pymc_model.__dict__["_mcmc_pairs_original"] = original
         nutpie.compile_pymc_model = compile_pymc_model
 
 
@@ -110,10 +116,9 @@ def cache_shape_error_on_disk() -> None:
         from numba.np import arrayobj
 
         where = arrayobj.__file__  # a cache numba cannot write would fail the compile instead
-        if not any(
-            c.from_function(arrayobj.raise_with_shape_context, where)
-            for c in CacheImpl._locator_classes
-        ):
+        # numba's list, inferred as list[type[object]]: some of its classes mix in a plain class
+        locators = cast("list[type[_CacheLocator]]", CacheImpl._locator_classes)
+        if not any(c.from_function(arrayobj.raise_with_shape_context, where) for c in locators):
             return
         for template in shape_error_templates():
             template._jit_options = {**template._jit_options, "cache": True}
@@ -138,7 +143,7 @@ def _options_key(options: Mapping[str, Any]) -> str:
     return repr(sorted(options.items()))
 
 
-def data_constants(fgraph) -> list:
+def data_constants(fgraph: FunctionGraph) -> list[Constant]:
     """Return the constants of a model's graph that hold data, in graph order.
 
     A constant is data when it is an array of more than one element and every
@@ -154,7 +159,7 @@ def data_constants(fgraph) -> list:
     from pytensor.tensor.math import Dot
     from pytensor.tensor.random.op import RandomVariable
 
-    def reads_values(node, index: int) -> bool:
+    def reads_values(node: Apply, index: int) -> bool:
         op = node.op
         if isinstance(op, ModelObservedRV):
             return index == 1
@@ -162,7 +167,7 @@ def data_constants(fgraph) -> list:
             return index >= 2  # (rng, size, *parameters)
         return isinstance(op, Elemwise | Dot | Blockwise)
 
-    found = []
+    found: list[Constant] = []
     for node in fgraph.toposort():
         for variable in node.inputs:
             if not isinstance(variable, Constant) or variable in found:
@@ -178,12 +183,12 @@ def data_constants(fgraph) -> list:
 class _Template:
     """One lifted model: its graph, its data's shared variables and nutpie's compile."""
 
-    fgraph: Any
-    shared: dict[str, Any]  # lifted name -> shared variable
-    key: tuple  # nutpie's options and the model's coordinates
+    fgraph: FunctionGraph
+    shared: dict[str, SharedVariable]  # lifted name -> shared variable
+    key: tuple[str, str]  # nutpie's options and the model's coordinates
     compiled: Any
 
-    def values_for(self, fgraph) -> dict[str, np.ndarray] | None:
+    def values_for(self, fgraph: FunctionGraph) -> dict[str, np.ndarray] | None:
         """Return the data ``fgraph`` puts into this template's slots; None unless it fits.
 
         It fits when the two graphs are the same operations on the same
@@ -191,7 +196,7 @@ class _Template:
         keep their dtype and shape (nutpie's compiled code is specialised on
         static shapes).
         """
-        slots = {v: name for name, v in self.shared.items()}
+        slots: dict[Variable, str] = {v: name for name, v in self.shared.items()}
         values: dict[str, np.ndarray] = {}
         seen: dict[Any, Any] = {}
         if len(self.fgraph.outputs) != len(fgraph.outputs):
@@ -238,7 +243,7 @@ class _Template:
         return self.compiled.with_data(**{k: v for k, v in values.items() if k in read})
 
 
-def _data_of(variable) -> np.ndarray | None:
+def _data_of(variable: Variable) -> np.ndarray | None:
     """Return a data leaf's values (a constant's, or ``pm.Data``'s), else None."""
     from pytensor.graph.basic import Constant
 
@@ -249,7 +254,7 @@ def _data_of(variable) -> np.ndarray | None:
     return None
 
 
-def _is_data(variable) -> bool:
+def _is_data(variable: Variable) -> TypeGuard[SharedVariable]:
     """Whether a leaf is a shared variable holding data (``pm.Data``), not a random generator."""
     from pytensor.compile.sharedvalue import SharedVariable
     from pytensor.tensor.random.type import RandomType
@@ -257,7 +262,7 @@ def _is_data(variable) -> bool:
     return isinstance(variable, SharedVariable) and not isinstance(variable.type, RandomType)
 
 
-def _same_root(mine, theirs) -> bool:
+def _same_root(mine: Variable, theirs: Variable) -> bool:
     """Whether two leaves of two model graphs, neither of them data, are interchangeable."""
     from pytensor.compile.sharedvalue import SharedVariable
     from pytensor.graph.basic import Constant
@@ -347,13 +352,21 @@ class SameStructure:
             self.made = self.hits = 0
 
     def _lift(
-        self, fgraph, key: tuple, options: Mapping[str, Any], compile_: Callable
+        self,
+        fgraph: FunctionGraph,
+        key: tuple[str, str],
+        options: Mapping[str, Any],
+        compile_: Callable,
     ) -> _Template:
         """Compile the model of ``fgraph`` with its data in shared variables."""
         import pytensor
         from pymc.model.fgraph import model_from_fgraph
 
-        shared = {v.name: v for v in fgraph.variables if v.owner is None and _is_data(v)}
+        shared = {
+            v.name: v
+            for v in fgraph.variables
+            if v.owner is None and _is_data(v) and v.name is not None  # pm.Data: named
+        }
         for i, constant in enumerate(data_constants(fgraph)):
             name = f"{LIFTED_PREFIX}{i}"
             value = np.array(constant.data)

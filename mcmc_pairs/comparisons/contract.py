@@ -196,7 +196,8 @@ def check_output(
     if isinstance(output, xr.DataTree):
         if "posterior" not in output.children:
             raise SamplerError(f"sampler {name} returned a DataTree without a posterior group")
-        arrays = {v: output["posterior"][v].values for v in variables if v in output["posterior"]}
+        posterior = output.children["posterior"].dataset  # its variables, not its child nodes
+        arrays = {v: posterior[v].values for v in variables if v in posterior}
     elif isinstance(output, Mapping):
         arrays = {v: _as_array(output[v], v, name) for v in variables if v in output}
     else:

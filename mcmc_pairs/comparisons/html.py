@@ -21,9 +21,13 @@ import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "AMBER",
@@ -100,7 +104,7 @@ def verdict_banner(text: str, colour: str) -> str:
     return f'<p class="verdict" style="background:{colour}">{escape(text)}</p>'
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """Return :mod:`matplotlib.pyplot` on the Agg backend: figures are drawn to PNGs only."""
     import matplotlib
 
@@ -216,7 +220,7 @@ def section(sec: Any) -> list[str]:
     return parts
 
 
-def image_grid(images: Mapping[str, np.ndarray]):
+def image_grid(images: Mapping[str, np.ndarray]) -> Figure:
     """One row of grey images per label; ``images[label]`` has shape (n, height, width)."""
     labels = list(images)
     n = max(len(images[label]) for label in labels)

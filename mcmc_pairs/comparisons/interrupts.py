@@ -60,8 +60,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import NoReturn
+from collections.abc import Callable, Iterator
+from types import FrameType
+from typing import Any, NoReturn, NotRequired, TextIO, TypedDict
 
 try:
     import psutil
@@ -88,14 +89,28 @@ SECOND_WAIT_S = 4.0
 """Seconds a second caller of :func:`shutdown` waits for the first to end the process."""
 LOCK_WAIT_S = 1.0
 """Seconds :func:`shutdown` waits for a commit in progress (renames take microseconds)."""
+_SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+"""What ``signal.signal`` takes and returns: a function, ``SIG_DFL``/``SIG_IGN`` or None."""
 
 _lock = threading.RLock()  # the commit lock; shutdown takes it and never gives it back
 _once = threading.Lock()
 _interrupted = threading.Event()
 _temporary: set[str] = set()
 _deferred = 0  # the main thread's depth in critical sections
-_owner = {"pid": None, "pipe": None, "message": MESSAGE}
-_ending = {"thread": None}  # the thread ending the process: a signal then changes nothing
+
+
+class _Owner(TypedDict):
+    """The process under the policy: its pid, its watchdog's pipe (read, write), its line."""
+
+    pid: int | None
+    pipe: tuple[int, int] | None
+    message: bytes
+    skip_teardown: NotRequired[bool]
+
+
+_owner: _Owner = {"pid": None, "pipe": None, "message": MESSAGE}
+# the thread ending the process: a signal then changes nothing
+_ending: dict[str, int | None] = {"thread": None}
 
 
 def install(*, announce: bool = True) -> None:
@@ -111,29 +126,31 @@ def install(*, announce: bool = True) -> None:
     if threading.current_thread() is not threading.main_thread():
         return
     _owner["message"] = MESSAGE if announce else b""
-    start = _owner["pid"] != os.getpid()
-    if start:
-        read, write = os.pipe()
-        os.set_blocking(write, False)
-        _owner.update(pid=os.getpid(), pipe=(read, write))
-    signal.set_wakeup_fd(_owner["pipe"][1], warn_on_full_buffer=False)
+    pipe = _owner["pipe"] if _owner["pid"] == os.getpid() else None  # both set together
+    start = pipe is None
+    if pipe is None:
+        pipe = os.pipe()
+        os.set_blocking(pipe[1], False)
+        _owner["pid"], _owner["pipe"] = os.getpid(), pipe
+    signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
     for signum in SIGNALS:  # before the watchdog starts: the handler alone can end the process
         if signum in IGNORABLE and signal.getsignal(signum) is signal.SIG_IGN:
             continue  # nohup's SIGHUP stays ignored
         signal.signal(signum, _handler)
     guard_output()
     if start:
-        watchdog = threading.Thread(target=_watch, args=(read,), name="mcmc-pairs-watchdog")
+        watchdog = threading.Thread(target=_watch, args=(pipe[0],), name="mcmc-pairs-watchdog")
         watchdog.daemon = True
         watchdog.start()
 
 
-def _handler(signum, frame) -> None:
+def _handler(signum: int, frame: FrameType | None) -> None:
     """End the process from the main thread (after the critical section it is in, if any)."""
     _interrupted.set()
-    if _owner["pid"] == os.getpid():  # wake the watchdog, if a library replaced the wakeup fd
-        with contextlib.suppress(OSError):
-            os.write(_owner["pipe"][1], bytes([signum]))
+    pipe = _owner["pipe"]
+    if _owner["pid"] == os.getpid() and pipe is not None:  # wake the watchdog, if a library
+        with contextlib.suppress(OSError):  # replaced the wakeup fd
+            os.write(pipe[1], bytes([signum]))
     if not _deferred and _ending["thread"] != threading.get_ident():  # not while it ends it
         _stop()  # the watchdog may be ending the process already: then this thread waits
 
@@ -194,10 +211,10 @@ def kept_handlers() -> Iterator[None]:
     original = signal.signal
     ours = [signum for signum in SIGNALS if signal.getsignal(signum) is _handler]  # not nohup's
 
-    def keep(signum, handler):
-        if signum in SIGNALS:
-            return signal.getsignal(signum)
-        return original(signum, handler)
+    def keep(signalnum: int | signal.Signals, handler: _SignalHandler) -> _SignalHandler:
+        if signalnum in SIGNALS:
+            return signal.getsignal(signalnum)
+        return original(signalnum, handler)
 
     signal.signal = keep
     try:
@@ -229,7 +246,7 @@ def guard_output() -> None:
 class _Guarded:
     """A text stream whose ``BrokenPipeError`` ends the run (:func:`output_closed`)."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
@@ -244,7 +261,7 @@ class _Guarded:
         except BrokenPipeError:
             output_closed()
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
 
 
@@ -352,7 +369,7 @@ def discard(path: str | os.PathLike) -> None:
         unregister(path)
 
 
-def shutdown(status: int = EXIT_INTERRUPTED, message: bytes | None = None) -> None:
+def shutdown(status: int = EXIT_INTERRUPTED, message: bytes | None = None) -> NoReturn:
     """End the process now: children ended and reaped, temporary files removed, ``status``.
 
     Never returns. A second caller (the main thread and the watchdog both
@@ -370,7 +387,7 @@ def shutdown(status: int = EXIT_INTERRUPTED, message: bytes | None = None) -> No
     _exit(status, message)
 
 
-def _exit(status: int, message: bytes | None) -> None:
+def _exit(status: int, message: bytes | None) -> NoReturn:
     """Remove the registered temporary files, print the line, end the process."""
     for path in list(_temporary):
         with contextlib.suppress(OSError):
@@ -399,16 +416,19 @@ def end_children(wait: float = TERM_WAIT_S) -> None:
     _end(_descendants, 0.0)  # one started meanwhile: killed at once
 
 
-def _end(find, wait: float, signum: int | None = signal.SIGTERM) -> None:
+def _end(
+    find: Callable[[], list[psutil.Process]], wait: float, signum: int | None = signal.SIGTERM
+) -> None:
     """Send ``signum`` to what ``find()`` lists, SIGKILL after ``wait`` s; reap every one.
 
     Returns when all are gone (a zombie counts as gone: reaped here when it
     is a child) or half a second after the SIGKILL.
     """
-    deadline, signalled, killed, quiet = time.monotonic() + wait, set(), False, 0
+    deadline, killed, quiet = time.monotonic() + wait, False, 0
+    signalled: set[int] = set()
     while True:
         _reap()
-        alive = []
+        alive: list[psutil.Process] = []
         for process in find():
             with contextlib.suppress(psutil.Error):
                 if process.status() != psutil.STATUS_ZOMBIE:
@@ -429,14 +449,14 @@ def _end(find, wait: float, signum: int | None = signal.SIGTERM) -> None:
         time.sleep(0.02)
 
 
-def children() -> list:
+def children() -> list[psutil.Process]:
     """Return this process's live descendants but multiprocessing's resource tracker.
 
     ``psutil.Process`` objects; ended ones are reaped first (a zombie is not live).
     """
     _reap()
     tracker = _resource_tracker()
-    live = []
+    live: list[psutil.Process] = []
     for child in _descendants():
         with contextlib.suppress(psutil.Error):
             if child.pid != tracker and child.status() != psutil.STATUS_ZOMBIE:
@@ -444,7 +464,7 @@ def children() -> list:
     return live
 
 
-def process_name(process) -> str:
+def process_name(process: psutil.Process) -> str:
     """Return a process's command line, shortened, for a message (its name if unreadable)."""
     with contextlib.suppress(psutil.Error):
         line = " ".join(process.cmdline()) or process.name()
@@ -452,7 +472,7 @@ def process_name(process) -> str:
     return "?"
 
 
-def _descendants() -> list:
+def _descendants() -> list[psutil.Process]:
     with contextlib.suppress(psutil.Error):
         return psutil.Process().children(recursive=True)
     return []

@@ -8,6 +8,7 @@ import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 from mcmc_pairs.comparisons import files
 
@@ -51,7 +52,7 @@ def resolve(spec: str | Callable, *, argument: str = "--sampler") -> Callable:
     return spec if callable(spec) else load_callable(spec, argument=argument)
 
 
-def load_module(target: str, *, argument: str = "--sampler", spec: str | None = None):
+def load_module(target: str, *, argument: str = "--sampler", spec: str | None = None) -> ModuleType:
     """Import and return the module ``target`` (``package.module`` or ``path/to/file.py``).
 
     A file is imported once per process under a stable name, so every caller
@@ -89,7 +90,7 @@ def _moved_hint(target: str, spec: str) -> str:
     return f" (the suite's modules are now under mcmc_pairs: 'mcmc_pairs.{spec}')" if found else ""
 
 
-def _import_file(path: str):
+def _import_file(path: str) -> ModuleType:
     file = Path(path)
     # A stable name (the same in every process) keeps numba's on-disk caches valid.
     digest = hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
@@ -97,6 +98,8 @@ def _import_file(path: str):
     if name in sys.modules:
         return sys.modules[name]
     module_spec = importlib.util.spec_from_file_location(name, file)
+    if module_spec is None or module_spec.loader is None:  # not for a file named *.py
+        raise ImportError(f"no loader for {path}")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
     try:

@@ -20,12 +20,16 @@ A replication is a module-level function ``replication(*args, seed) -> dict``
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mcmc_pairs.comparisons.errors import one_line, quiet_third_party
 from mcmc_pairs.comparisons.execution import SYNCHRONOUS, open_client  # noqa: F401 - its API
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
 
 Replication = Callable[..., dict]
 """``replication(*args, seed: numpy.random.SeedSequence) -> dict`` (JSON-ready)."""
@@ -55,7 +59,9 @@ def run_chunk(
         return [_run_one(replication, args, index, seed) for index, seed in seeds]
 
 
-def _run_one(replication: Replication, args: Sequence, index: int, seed) -> dict:
+def _run_one(
+    replication: Replication, args: Sequence, index: int, seed: np.random.SeedSequence
+) -> dict:
     try:
         result = replication(*args, seed)
     except Exception as exc:
@@ -76,7 +82,7 @@ def run_replications(
     *,
     replications: int,
     seed: int,
-    client=None,
+    client: Client | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
     draws_per_replication: int = 0,
     start: int = 0,
@@ -152,7 +158,7 @@ def run_replications(
     return finished, f"{len(errors)} of {todo} replications failed; first: {errors[0]}"
 
 
-def _chunk_ranges(todo: int, start: int, client) -> list[range]:
+def _chunk_ranges(todo: int, start: int, client: Client | None) -> list[range]:
     """Split indices ``start .. start + todo - 1`` into chunks (8 a chunk here, 4 per worker)."""
     if client is None:
         parts = chunks(todo, 1 if todo < 8 else max(1, todo // 8))
@@ -189,7 +195,9 @@ def stall_limit(replications_per_chunk: int, draws_per_replication: int) -> floa
     return STALL_FLOOR_S + STALL_S_PER_DRAW * replications_per_chunk * draws_per_replication
 
 
-def _as_finished(client, futures: list, limit: float, poll: float | None = None):
+def _as_finished(
+    client: Client, futures: list[Future], limit: float, poll: float | None = None
+) -> Iterator[Future]:
     """Yield ``futures`` as they finish; :class:`SchedulerStalled` when none does within ``limit``.
 
     Every ``poll`` seconds (default :data:`POLL_S`) the scheduler's workers are
@@ -227,7 +235,7 @@ def _as_finished(client, futures: list, limit: float, poll: float | None = None)
             )
 
 
-def _workers(client) -> int:
+def _workers(client: Client) -> int:
     """Return how many workers ``client``'s scheduler has now (0 when it does not answer)."""
     try:
         return len(client.nthreads(callback_timeout=POLL_S * 5))

@@ -53,11 +53,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mcmc_pairs.comparisons.compile_once import SameStructure
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import xarray as xr
+    from pytensor.graph.basic import Variable
 from mcmc_pairs.comparisons.files import write_atomic
 
 MEMO_SIZE = 32
@@ -89,15 +94,12 @@ def graph_key(inputs: Sequence, outputs: Sequence) -> tuple | None:
     -------
     tuple or None
     """
-    try:
-        from pytensor.graph.traversal import io_toposort
-    except ImportError:  # PyTensor before the move
-        from pytensor.graph.basic import io_toposort
+    from pytensor.graph.traversal import io_toposort  # where PyTensor 3.3 (PyMC 6.4's) has it
 
     refs: dict[Any, Hashable] = {v: ("input", i, v.type) for i, v in enumerate(inputs)}
     tokens: list[Hashable] = []
 
-    def ref(variable) -> Hashable:
+    def ref(variable: Variable) -> Hashable:
         if variable not in refs:
             refs[variable] = _leaf(variable)
         return refs[variable]
@@ -114,7 +116,7 @@ def graph_key(inputs: Sequence, outputs: Sequence) -> tuple | None:
     return key
 
 
-def _leaf(variable) -> Hashable:
+def _leaf(variable: Variable) -> Hashable:
     """Return the key of a graph's leaf that is not an explicit input."""
     from pytensor.compile.sharedvalue import SharedVariable
     from pytensor.graph.basic import Constant
@@ -212,7 +214,7 @@ def clear() -> None:
     SUMMARIES.clear()
 
 
-def array_key(array) -> tuple:
+def array_key(array: xr.DataArray) -> tuple:
     """Return a key of a labelled array: its dims, coordinates' values, dtype, shape and bytes.
 
     Equal keys hold equal values (the SHA-256 of the bytes), so a statistic of
@@ -375,7 +377,7 @@ class SummaryMemo:
     def _file(self, key: str) -> Path:
         return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.json"
 
-    def load(self, array_key_: tuple):
+    def load(self, array_key_: tuple) -> pd.DataFrame | None:
         """Return the summary stored for ``array_key_`` (a DataFrame), or None."""
         import pandas as pd
 
@@ -392,7 +394,7 @@ class SummaryMemo:
         except Exception:  # absent, partial or corrupt: whatever fails to read is not trusted
             return None
 
-    def save(self, array_key_: tuple, frame) -> None:
+    def save(self, array_key_: tuple, frame: pd.DataFrame) -> None:
         """Store ``frame`` for ``array_key_`` (an unwritable memo is skipped)."""
         key = self._key(array_key_)
         payload = np.ascontiguousarray(frame.to_numpy(dtype=float), dtype="<f8").tobytes()

@@ -58,13 +58,13 @@ def simulator_for(pair: Pair) -> Simulator:
         data key.
     """
 
-    def load(spec):
+    def load(spec: str | Callable) -> Callable:
         return resolve(spec, argument="pair simulator")
 
-    specs = (pair.validation_data, pair.prior, pair.simulate)
     test_params = None if pair.test_params is None else load(pair.test_params)
-    if None not in specs:
-        data_fn, prior, simulate = (load(s) for s in specs)
+    data_spec, prior_spec, simulate_spec = pair.validation_data, pair.prior, pair.simulate
+    if data_spec is not None and prior_spec is not None and simulate_spec is not None:
+        data_fn, prior, simulate = load(data_spec), load(prior_spec), load(simulate_spec)
         return Simulator(
             pair=pair, data=data_fn(), prior=prior, simulate=simulate, test_params=test_params
         )
@@ -203,8 +203,8 @@ def _derived_quantities(
     ``log_likelihood`` of ``data``. Empty when there are none.
     """
     pair, witness = sim.pair, sim.witness
-    own_loglik = log_likelihood and witness is None and pair.log_likelihood is not None
-    if pair.derived is None and witness is None and not own_loglik:
+    own_loglik = pair.log_likelihood if log_likelihood and witness is None else None
+    if pair.derived is None and witness is None and own_loglik is None:
         return {}
     ds = xr.Dataset(
         {
@@ -215,8 +215,8 @@ def _derived_quantities(
     derived = {} if witness is None else dict(witness.log_density(ds, data))
     if pair.derived is not None:
         derived.update(pair.derived(ds, data, dict.fromkeys(names, 0.0)))
-    if own_loglik:
-        loglik = resolve(pair.log_likelihood, argument="pair log_likelihood")(ds, data)
+    if own_loglik is not None:
+        loglik = resolve(own_loglik, argument="pair log_likelihood")(ds, data)
         derived["log_likelihood"] = loglik
     return derived
 
@@ -226,7 +226,7 @@ def one_draw(params: Mapping[str, Any]) -> dict[str, np.ndarray]:
     return {name: np.asarray(v)[None, None] for name, v in params.items()}
 
 
-def check_draws(output, params: Mapping, name: str, chains: int, draws: int) -> dict:
+def check_draws(output: object, params: Mapping, name: str, chains: int, draws: int) -> dict:
     """Check a sampler's output against the contract; return ``{variable: ndarray}``.
 
     Parameters

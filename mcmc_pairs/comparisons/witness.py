@@ -33,8 +33,8 @@ import itertools
 import pickle
 import threading
 import warnings
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import xarray as xr
@@ -43,11 +43,23 @@ from mcmc_pairs.comparisons import files, reuse
 from mcmc_pairs.comparisons.errors import one_line
 from mcmc_pairs.comparisons.loading import load_callable
 
+if TYPE_CHECKING:
+    import pymc as pm
+    from numpy.typing import ArrayLike
+    from pytensor.compile.executor import Function
+    from pytensor.configparser import _ChangeFlagsDecorator
+    from pytensor.tensor.variable import TensorVariable
+
+_LogDensity = tuple["Function", list[str], list[str], list[str], list[str]]
+"""A compiled log density, and its free and observed inputs' names and dtypes, in order."""
+_Simulator = tuple["Function", list[Any], list[str]]
+"""A compiled simulator, its random generators' shared variables and its outputs' names."""
+
 LOG_DENSITIES = ("log_prior", "log_likelihood")
 """Names of the per-draw quantities computed by PyMC."""
 
 
-def exact_arithmetic():
+def exact_arithmetic() -> _ChangeFlagsDecorator:
     """Return a context in which PyTensor compiles without fast-math: the same bits every run.
 
     PyTensor's numba backend compiles with ``fastmath`` by default, which lets
@@ -97,8 +109,8 @@ class ModelWitness:
         self.build_model = build_model
         self.data = data
         self.argument = argument
-        self._log_density_fns: dict[str, Any] = {}  # by design fingerprint
-        self._simulators: dict[str, Any] = {}  # "prior" and "simulate"
+        self._log_density_fns: dict[str, _LogDensity] = {}  # by design fingerprint
+        self._simulators: dict[str, _Simulator] = {}  # "prior" and "simulate"
         self.memo: reuse.LogDensityMemo | None = None  # log densities on disk (compare sets it)
         with files.record_reads() as reads:  # a file the model reads: part of the cache's key
             self.model = self.build(data)
@@ -126,19 +138,21 @@ class ModelWitness:
         """The model's import string, or ``module:qualname`` of the callable."""
         return spec_name(self.build_model)
 
-    def build(self, data: Mapping):
+    def build(self, data: Mapping) -> pm.Model:
         """Return the model built from ``data`` (see :func:`build`)."""
         return build(self.build_model, data, argument=self.argument)
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {"build_model": self.build_model, "data": self.data, "argument": self.argument}
 
-    def __setstate__(self, state):
-        self.__init__(state["build_model"], state["data"], argument=state["argument"])
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        type(self).__init__(self, state["build_model"], state["data"], argument=state["argument"])
 
     # -------------------------------------------------------- log densities
 
-    def log_density(self, posterior: xr.Dataset, data: Mapping | None = None) -> dict:
+    def log_density(
+        self, posterior: xr.Dataset, data: Mapping | None = None
+    ) -> dict[str, xr.DataArray]:
         """Return PyMC's ``log_prior`` and ``log_likelihood`` of every draw.
 
         Parameters
@@ -159,12 +173,12 @@ class ModelWitness:
             ``-inf`` where a draw lies outside the support.
         """
         data = self.data if data is None else data
-        memo = self._memo_entry(posterior, data)
-        out = None if memo is None else self.memo.load(*memo)
+        memo, entry = self.memo, self._memo_entry(posterior, data)
+        out = None if memo is None or entry is None else memo.load(*entry)
         if out is None:
             out = self._log_density_values(posterior, data)
-            if memo is not None:
-                self.memo.save(memo[0], out)
+            if memo is not None and entry is not None:
+                memo.save(entry[0], out)
         dims = ("chain", "draw")
         coords = {dim: np.arange(n) for dim, n in zip(dims, out.shape[1:], strict=True)}
         result = {"log_prior": xr.DataArray(out[0], dims=dims, coords=coords)}
@@ -172,7 +186,9 @@ class ModelWitness:
             result["log_likelihood"] = xr.DataArray(out[1], dims=dims, coords=coords)
         return result
 
-    def _memo_entry(self, posterior: xr.Dataset, data: Mapping):
+    def _memo_entry(
+        self, posterior: xr.Dataset, data: Mapping
+    ) -> tuple[str, tuple[int, ...]] | None:
         """Return the log-density memo's ``(draws digest, shape)``, or None.
 
         None without a memo (:attr:`memo`, which ``compare`` sets for its own
@@ -191,6 +207,7 @@ class ModelWitness:
     def _log_density_values(self, posterior: xr.Dataset, data: Mapping) -> np.ndarray:
         """Return ``log_prior`` and ``log_likelihood`` of every draw, shape ``(2, chain, draw)``."""
         key = self._design if data is self.data else _fingerprint(data, self.observed)
+        source: Mapping[str, Any]
         if data is self.data:
             model, source = self.model, self._stored
         elif key == self._design and self._observed_as_given:
@@ -315,7 +332,7 @@ class ModelWitness:
         _reseed(rngs, rng)
         return dict(zip(names, (np.asarray(v) for v in func()), strict=True))
 
-    def simulate(self, data: Mapping, params: Mapping, rng: np.random.Generator) -> dict:
+    def simulate(self, data: Mapping, params: Mapping, rng: np.random.Generator) -> dict[str, Any]:
         """Return a copy of ``data`` with every observed variable drawn given ``params``.
 
         Parameters
@@ -343,7 +360,7 @@ class ModelWitness:
             out[name] = np.asarray(value)
         return out
 
-    def _forward(self, kind: str):
+    def _forward(self, kind: Literal["prior", "simulate"]) -> _Simulator:
         """Compile (once) the prior draw or the observed-given-free simulator."""
         if kind not in self._simulators:
             import pymc as pm
@@ -382,7 +399,7 @@ def spec_name(func: str | Callable) -> str:
     return f"{getattr(func, '__module__', '?')}:{getattr(func, '__qualname__', func)}"
 
 
-def build(build_model: str | Callable, data: Mapping, *, argument: str = "--model"):
+def build(build_model: str | Callable, data: Mapping, *, argument: str = "--model") -> pm.Model:
     """Return ``build_model(data)``, checked to be a ``pm.Model`` with free variables.
 
     The builder gets a deep copy of ``data``, so nothing it does reaches the caller.
@@ -414,7 +431,7 @@ def build(build_model: str | Callable, data: Mapping, *, argument: str = "--mode
     return model
 
 
-def _compile_log_density(model):
+def _compile_log_density(model: pm.Model) -> _LogDensity:
     """Compile ``(free values..., observed values...) -> (log prior, log likelihood)``.
 
     A graph compiled before in this process is not compiled again
@@ -459,7 +476,7 @@ def _compile_log_density(model):
     )
 
 
-def _order_constraints(model, umodel):
+def _order_constraints(model: pm.Model, umodel: pm.Model) -> TensorVariable:
     """Return 0 where every ordered variable's draw is in order, -inf where one is not.
 
     Without its transforms a model's log density no longer knows that
@@ -492,7 +509,7 @@ def _order_constraints(model, umodel):
     return pt.switch(pt.all(pt.stack(in_order)), 0.0, -np.inf)
 
 
-def _without_transforms(model):
+def _without_transforms(model: pm.Model) -> pm.Model:
     """Return ``model`` with its value transforms removed, whatever its initial values.
 
     PyMC's ``remove_value_transforms`` refuses a model with an ``initval``
@@ -510,19 +527,19 @@ def _without_transforms(model):
         model.rvs_to_initial_values.update(initial)
 
 
-def _stored_value(model, name: str) -> np.ndarray:
+def _stored_value(model: pm.Model, name: str) -> np.ndarray:
     """Return the observed values the model holds for observed variable ``name``."""
     value = model.rvs_to_values[model[name]]
     return value.get_value() if hasattr(value, "get_value") else value.data
 
 
-def _same(given, stored) -> bool:
+def _same(given: ArrayLike, stored: ArrayLike) -> bool:
     """Return whether data values ``given`` are the model's ``stored`` observed values."""
-    given, stored = np.asarray(given), np.asarray(stored)
-    return given.shape == stored.shape and bool(np.all(given == stored))
+    a, b = np.asarray(given), np.asarray(stored)
+    return a.shape == b.shape and bool(np.all(a == b))
 
 
-def _reseed(rngs, rng: np.random.Generator) -> None:
+def _reseed(rngs: Sequence[Any], rng: np.random.Generator) -> None:
     import pymc as pm
 
     pm.pytensorf.reseed_rngs(rngs, int(rng.integers(0, 2**63)))
@@ -534,7 +551,7 @@ def _fingerprint(data: Mapping, observed: tuple[str, ...]) -> str:
     return hashlib.sha1(pickle.dumps(_canonical(design))).hexdigest()
 
 
-def _canonical(value):
+def _canonical(value: object) -> object:
     if isinstance(value, Mapping):
         return tuple(sorted((str(k), _canonical(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):

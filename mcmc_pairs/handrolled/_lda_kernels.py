@@ -50,9 +50,13 @@ bit for bit on any number of threads and across continued runs.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
+
+Search = Callable[[np.ndarray, float, int], int]
+"""``search(p, target, full) -> k``: an inversion of :func:`sweep_fast`'s other topics."""
 
 # ------------------------------------------------------------------ uniforms
 
@@ -78,7 +82,9 @@ def new_stream(rng: np.random.Generator) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _next_uniform(s0, s1, s2, s3):
+def _next_uniform(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, float]:
     """Advance a xoshiro256+ state by one step; return it and a uniform in [0, 1).
 
     The uniform is the top 53 bits of ``s0 + s3`` times 2**-53 (the generator's
@@ -96,7 +102,7 @@ def _next_uniform(s0, s1, s2, s3):
 
 
 @njit(cache=True, nogil=True)
-def stream_uniforms(stream, out):
+def stream_uniforms(stream: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (float64, shape (n,)) with the next uniforms of ``stream`` (uint64, (4,))."""
     s0, s1, s2, s3 = stream[0], stream[1], stream[2], stream[3]
     for j in range(out.shape[0]):
@@ -105,7 +111,14 @@ def stream_uniforms(stream, out):
 
 
 @njit(cache=True, nogil=True)
-def initial_counts(words, offsets, z, n_mk, n_kv, n_k):
+def initial_counts(
+    words: np.ndarray,
+    offsets: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_kv: np.ndarray,
+    n_k: np.ndarray,
+) -> None:
     """Fill the count arrays from topic assignments (the seed's step 2).
 
     Parameters
@@ -133,7 +146,19 @@ def initial_counts(words, offsets, z, n_mk, n_kv, n_k):
 
 
 @njit(cache=True)
-def resample_token(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p):
+def resample_token(
+    i: int,
+    m: int,
+    words: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_kv: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    u: float,
+    p: np.ndarray,
+) -> int:
     """Resample the topic of token ``i`` of document ``m`` (one step of the seed's sweep).
 
     Decrement the counts of the token's current topic, compute the full
@@ -182,7 +207,17 @@ def resample_token(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p):
 
 
 @njit(cache=True, nogil=True)
-def sweep_plain(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+def sweep_plain(
+    words: np.ndarray,
+    offsets: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_kv: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    u: np.ndarray,
+) -> None:
     """One systematic sweep over every token with :func:`resample_token`.
 
     Parameters
@@ -204,13 +239,15 @@ def sweep_plain(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
 
 
 @njit(cache=True, inline="always")
-def _weight_without_token(n_mk_old, n_vk_old, inv_removed_old, alpha, beta):
+def _weight_without_token(
+    n_mk_old: int, n_vk_old: int, inv_removed_old: float, alpha: float, beta: float
+) -> float:
     """Return the conditional's weight of the token's old topic, the token out of every count."""
     return (n_mk_old - 1 + alpha) * (n_vk_old - 1 + beta) * inv_removed_old
 
 
 @njit(cache=True, inline="always")
-def _walk(p, target, k):
+def _walk(p: np.ndarray, target: float, k: int) -> int:
     """First ``j >= k`` whose running sum of ``p[k:]`` (``p`` shape (K,)) exceeds ``target``.
 
     One entry at a time; ``K - 1`` if rounding runs past the end. The last step
@@ -224,7 +261,7 @@ def _walk(p, target, k):
 
 
 @njit(cache=True, inline="always")
-def _search(p, target, full):
+def _search(p: np.ndarray, target: float, full: int) -> int:
     """First ``k`` whose running sum of ``p`` (shape (K,)) exceeds ``target``.
 
     The first ``full`` entries (a multiple of 8) are walked in blocks of 8
@@ -245,7 +282,7 @@ def _search(p, target, full):
 
 
 @njit(cache=True, inline="always")
-def _search_16(p, target, full):
+def _search_16(p: np.ndarray, target: float, full: int) -> int:
     """:func:`_search` with blocks of 16 (for :func:`sweep_sparse`'s dense word bucket)."""
     start = 0
     while start < full:
@@ -264,7 +301,7 @@ def _search_16(p, target, full):
 
 
 @njit(cache=True, inline="always")
-def _count_search(p, target, full):
+def _count_search(p: np.ndarray, target: float, full: int) -> int:
     """:func:`_search` without branches: how many running sums of ``p`` (K,) are <= ``target``.
 
     Cheaper than a walk below :data:`COUNT_BELOW` topics, where the walk's exit
@@ -301,7 +338,7 @@ COUNT_BELOW = 64
 21.0 against 21.9 Mtok/s for blocks)."""
 
 
-def _make_sweep_fast(search):
+def _make_sweep_fast(search: Search) -> Callable[..., None]:
     """Compile :func:`sweep_fast`'s loop with ``search`` inverting the other topics.
 
     Parameters
@@ -318,7 +355,18 @@ def _make_sweep_fast(search):
     """
 
     @njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
-    def sweep(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, stream):
+    def sweep(
+        words: np.ndarray,
+        offsets: np.ndarray,
+        z: np.ndarray,
+        n_mk: np.ndarray,
+        n_vk: np.ndarray,
+        n_k: np.ndarray,
+        inv_denominator: np.ndarray,
+        alpha: float,
+        beta: float,
+        stream: np.ndarray,
+    ) -> None:
         """:func:`sweep_fast` inverting the other topics with ``search``."""
         K = n_k.shape[0]
         full = K // 8 * 8
@@ -376,7 +424,18 @@ _sweep_fast_walking = _make_sweep_fast(_search)
 
 
 @njit(cache=True, nogil=True)
-def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta, stream):
+def sweep_fast(
+    words: np.ndarray,
+    offsets: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_vk: np.ndarray,
+    n_k: np.ndarray,
+    inv_denominator: np.ndarray,
+    alpha: float,
+    beta: float,
+    stream: np.ndarray,
+) -> None:
     r"""One sweep from the same full conditional as :func:`sweep_plain`, faster for small K.
 
     For document :math:`m` the factors :math:`c_k = (n_{mk} + \alpha) / (n_k + V\beta)`
@@ -422,7 +481,9 @@ def sweep_fast(words, offsets, z, n_mk, n_vk, n_k, inv_denominator, alpha, beta,
 
 
 @njit(cache=True, nogil=True)
-def log_joint(n_mk, n_kv, n_k, alpha, beta):
+def log_joint(
+    n_mk: np.ndarray, n_kv: np.ndarray, n_k: np.ndarray, alpha: float, beta: float
+) -> float:
     r"""Return :math:`\log p(w, z \mid \alpha, \beta)`, the collapsed joint of seed 002.
 
     .. math::
@@ -462,7 +523,9 @@ def log_joint(n_mk, n_kv, n_k, alpha, beta):
 
 
 @njit(cache=True, nogil=True)
-def build_topic_lists(n_vk, nz_topics, nz_len, nz_pos):
+def build_topic_lists(
+    n_vk: np.ndarray, nz_topics: np.ndarray, nz_len: np.ndarray, nz_pos: np.ndarray
+) -> None:
     """Index the non-zero topics of every word, for :func:`sweep_sparse`.
 
     Parameters
@@ -488,14 +551,14 @@ def build_topic_lists(n_vk, nz_topics, nz_len, nz_pos):
 
 
 @njit(cache=True, inline="always")
-def _list_add(topics, length, pos, k):
+def _list_add(topics: np.ndarray, length: int, pos: np.ndarray, k: int) -> int:
     pos[k] = length
     topics[length] = k
     return length + 1
 
 
 @njit(cache=True, inline="always")
-def _list_remove(topics, length, pos, k):
+def _list_remove(topics: np.ndarray, length: int, pos: np.ndarray, k: int) -> int:
     j = pos[k]
     last = topics[length - 1]
     topics[j] = last
@@ -505,14 +568,14 @@ def _list_remove(topics, length, pos, k):
 
 
 @njit(cache=True, inline="always")
-def _take_out(doc, row, old):
+def _take_out(doc: np.ndarray, row: np.ndarray, old: int) -> None:
     """Take the token out of its document's and its word's counts (``doc`` (K,), ``row`` (K,))."""
     doc[old] -= 1
     row[old] -= 1
 
 
 @njit(cache=True, inline="always")
-def _put_back(doc, row, old):
+def _put_back(doc: np.ndarray, row: np.ndarray, old: int) -> None:
     """Undo :func:`_take_out`."""
     doc[old] += 1
     row[old] += 1
@@ -520,21 +583,21 @@ def _put_back(doc, row, old):
 
 @njit(cache=True, nogil=True, fastmath=True)
 def sweep_sparse(
-    words,
-    offsets,
-    z,
-    n_mk,
-    n_vk,
-    n_k,
-    inv_denominator,
-    nz_topics,
-    nz_len,
-    nz_pos,
-    alpha,
-    beta,
-    stream,
-    dense_from,
-):
+    words: np.ndarray,
+    offsets: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_vk: np.ndarray,
+    n_k: np.ndarray,
+    inv_denominator: np.ndarray,
+    nz_topics: np.ndarray,
+    nz_len: np.ndarray,
+    nz_pos: np.ndarray,
+    alpha: float,
+    beta: float,
+    stream: np.ndarray,
+    dense_from: int,
+) -> None:
     r"""One sweep of SparseLDA (Yao, Mimno and McCallum 2009): same conditional, sparse work.
 
     The conditional splits into three buckets,

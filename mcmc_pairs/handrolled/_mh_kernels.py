@@ -19,8 +19,16 @@ open support.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from numba import njit, types
+
+if TYPE_CHECKING:
+    import numpy as np
+
+LogDensityFn = Callable[[float, "np.ndarray"], float]
+"""A compiled log density (:data:`LOGDENSITY_SIGNATURE`): ``logdensity_fn(x, params)``."""
 
 TARGET_ACCEPTANCE = 0.44
 """Acceptance rate the proposal-scale tuning aims at (1-D optimum)."""
@@ -41,7 +49,9 @@ _LOGDENSITY = types.FunctionType(LOGDENSITY_SIGNATURE)
 
 
 @njit(types.float64(_LOGDENSITY, _F64, types.float64, types.float64, types.float64), cache=True)
-def target_logdensity(logdensity_fn, params, lower, upper, x):
+def target_logdensity(
+    logdensity_fn: LogDensityFn, params: np.ndarray, lower: float, upper: float, x: float
+) -> float:
     r"""Return :math:`\log\pi(x)`: ``logdensity_fn(x, params)`` inside the support, else ``-inf``.
 
     Parameters
@@ -67,7 +77,7 @@ def target_logdensity(logdensity_fn, params, lower, upper, x):
 
 
 @njit(types.float64(types.float64), cache=True)
-def acceptance_probability(log_ratio):
+def acceptance_probability(log_ratio: float) -> float:
     r"""Return the Metropolis–Hastings acceptance probability :math:`\min(1, e^{\log r})`.
 
     Seed 001: :math:`a = \min\big(1, \frac{\pi(\theta')\, q(\theta \mid \theta')}
@@ -91,7 +101,7 @@ def acceptance_probability(log_ratio):
 
 
 @njit(types.float64(types.float64, types.float64, types.int64), cache=True)
-def update_log_scale(log_scale, acceptance_rate, iteration):
+def update_log_scale(log_scale: float, acceptance_rate: float, iteration: int) -> float:
     """Robbins–Monro update of the log proposal scale (used during tuning only).
 
     Parameters
@@ -120,21 +130,21 @@ def update_log_scale(log_scale, acceptance_rate, iteration):
     cache=True,
 )  # fmt: skip
 def random_walk_kernel(
-    logdensity_fn,
-    params,
-    lower,
-    upper,
-    position,
-    scale,
-    normals,
-    uniforms,
-    n_tune,
-    adapt,
-    out_position,
-    out_logdensity,
-    out_acceptance_rate,
-    out_accepted,
-):
+    logdensity_fn: LogDensityFn,
+    params: np.ndarray,
+    lower: float,
+    upper: float,
+    position: float,
+    scale: float,
+    normals: np.ndarray,
+    uniforms: np.ndarray,
+    n_tune: int,
+    adapt: bool,
+    out_position: np.ndarray,
+    out_logdensity: np.ndarray,
+    out_acceptance_rate: np.ndarray,
+    out_accepted: np.ndarray,
+) -> float:
     """Run one random-walk Metropolis chain on pre-drawn random numbers.
 
     Iteration ``i`` is :func:`mcmc_pairs.handrolled.mh.random_walk_step` with
@@ -200,23 +210,23 @@ def random_walk_kernel(
     cache=True,
 )  # fmt: skip
 def independence_kernel(
-    logdensity_fn,
-    params,
-    lower,
-    upper,
-    q_logdensity_fn,
-    q_params,
-    q_lower,
-    q_upper,
-    position,
-    proposals,
-    uniforms,
-    n_tune,
-    out_position,
-    out_logdensity,
-    out_acceptance_rate,
-    out_accepted,
-):
+    logdensity_fn: LogDensityFn,
+    params: np.ndarray,
+    lower: float,
+    upper: float,
+    q_logdensity_fn: LogDensityFn,
+    q_params: np.ndarray,
+    q_lower: float,
+    q_upper: float,
+    position: float,
+    proposals: np.ndarray,
+    uniforms: np.ndarray,
+    n_tune: int,
+    out_position: np.ndarray,
+    out_logdensity: np.ndarray,
+    out_acceptance_rate: np.ndarray,
+    out_accepted: np.ndarray,
+) -> float:
     r"""Run one independence-sampler chain on pre-drawn proposals.
 
     Iteration ``i`` is :func:`mcmc_pairs.handrolled.mh.independence_step` with

@@ -66,6 +66,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypedDict
 
 import numpy as np
 import xarray as xr
@@ -760,7 +761,19 @@ def sample_rejection(
 # ------------------------------------------------ the chain as a transition matrix
 
 
-def gibbs_transition_matrices(cpts: Mapping, evidence: Mapping, order: Sequence[str] | None = None):
+class TransitionMatrices(TypedDict):
+    """Seed 004's chain over the free nodes' states (:func:`gibbs_transition_matrices`)."""
+
+    states: np.ndarray  # (8, 5) int
+    pi: np.ndarray  # (8,) the exact posterior of each state
+    single: dict[str, np.ndarray]  # node -> (8, 8)
+    random_scan: np.ndarray  # (8, 8)
+    sweep: np.ndarray  # (8, 8)
+
+
+def gibbs_transition_matrices(
+    cpts: Mapping, evidence: Mapping, order: Sequence[str] | None = None
+) -> TransitionMatrices:
     r"""Return seed 004's transition matrix :math:`P_{xy}` over the free nodes' states.
 
     With evidence on two of the five nodes, the chain lives on the
@@ -803,7 +816,7 @@ def gibbs_transition_matrices(cpts: Mapping, evidence: Mapping, order: Sequence[
                 moved[INDEX[node]] = value
                 matrix[k, position[tuple(moved)]] += p
         single[node] = matrix
-    random_scan = sum(single.values()) / len(free)
+    random_scan = np.asarray(sum(single.values()) / len(free))  # an array: free is not empty
     sweep = np.linalg.multi_dot([single[node] for node in free])
     weights = joint_probability(cpts, states)
     return {

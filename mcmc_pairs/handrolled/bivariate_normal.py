@@ -74,7 +74,7 @@ def covariance(data: Mapping) -> np.ndarray:
 
 
 @njit(cache=True)
-def x1_given_x2(x2, mu, sigma, rho):
+def x1_given_x2(x2: float, mu: np.ndarray, sigma: np.ndarray, rho: float) -> tuple[float, float]:
     r"""Return mean and sd of :math:`P(x_1 \mid x_2)`, the seed's ``p_xgiveny``.
 
     .. math::
@@ -101,7 +101,7 @@ def x1_given_x2(x2, mu, sigma, rho):
 
 
 @njit(cache=True)
-def x2_given_x1(x1, mu, sigma, rho):
+def x2_given_x1(x1: float, mu: np.ndarray, sigma: np.ndarray, rho: float) -> tuple[float, float]:
     r"""Return mean and sd of :math:`P(x_2 \mid x_1)`, the seed's ``p_ygivenx``.
 
     .. math::
@@ -128,7 +128,7 @@ def x2_given_x1(x1, mu, sigma, rho):
 
 
 @njit(cache=True)
-def sample_x1_given_x2(x2, mu, sigma, rho, z):
+def sample_x1_given_x2(x2: float, mu: np.ndarray, sigma: np.ndarray, rho: float, z: float) -> float:
     r"""Draw :math:`x_1 \sim P(x_1 \mid x_2)` (:func:`x1_given_x2`) as ``mean + sd * z``.
 
     Parameters
@@ -149,7 +149,7 @@ def sample_x1_given_x2(x2, mu, sigma, rho, z):
 
 
 @njit(cache=True)
-def sample_x2_given_x1(x1, mu, sigma, rho, z):
+def sample_x2_given_x1(x1: float, mu: np.ndarray, sigma: np.ndarray, rho: float, z: float) -> float:
     r"""Draw :math:`x_2 \sim P(x_2 \mid x_1)` (:func:`x2_given_x1`) as ``mean + sd * z``.
 
     Parameters
@@ -172,7 +172,9 @@ def sample_x2_given_x1(x1, mu, sigma, rho, z):
 # ------------------------------------------------------------------- the sweep
 
 
-def gibbs_sweep(x2, mu, sigma, rho, z):
+def gibbs_sweep(
+    x2: float, mu: np.ndarray, sigma: np.ndarray, rho: float, z: np.ndarray
+) -> tuple[float, float]:
     r"""One systematic-scan sweep, the body of the seed's loop (plain Python).
 
     ``x = p_xgiveny(y, ...)`` then ``y = p_ygivenx(x, ...)``: draw
@@ -198,7 +200,15 @@ def gibbs_sweep(x2, mu, sigma, rho, z):
 
 
 @njit(cache=True, nogil=True)
-def gibbs_kernel(x2, normals, mu, sigma, rho, tune, out):
+def gibbs_kernel(
+    x2: float,
+    normals: np.ndarray,
+    mu: np.ndarray,
+    sigma: np.ndarray,
+    rho: float,
+    tune: int,
+    out: np.ndarray,
+) -> None:
     r"""Run one chain of :func:`gibbs_sweep` (compiled), the same bit for bit.
 
     Parameters

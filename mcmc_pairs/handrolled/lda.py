@@ -49,7 +49,8 @@ bars (:func:`mcmc_pairs.pairdata.lda.bars_corpus`, with the corpus's checks in
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from arviz_base import from_dict
@@ -67,6 +68,9 @@ from mcmc_pairs.handrolled._lda_kernels import (
 )
 from mcmc_pairs.pairdata.checks import check_sampler_args
 from mcmc_pairs.pairdata.lda import validate_data
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = [
     "auto_kernel",
@@ -327,7 +331,17 @@ def sample_theta_given_z(n_mk: np.ndarray, alpha: float, rng: np.random.Generato
 # ------------------------------------------------------------------------- sweep
 
 
-def gibbs_sweep(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+def gibbs_sweep(
+    words: np.ndarray,
+    offsets: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_kv: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    u: np.ndarray,
+) -> None:
     """One sweep of the seed's step 3 over every token (plain NumPy), in place.
 
     For each token: take it out of the counts, draw its topic from
@@ -415,7 +429,7 @@ def auto_kernel(d: Mapping) -> str:
     return "fast" if d["K"] < fast_below_k(d) else "sparse"
 
 
-def _state_kernel(state) -> str | None:
+def _state_kernel(state: object) -> str | None:
     """Return the kernel a non-empty ``state`` of :func:`sample` was written with, else ``None``."""
     if isinstance(state, Mapping) and state:
         kernel = state.get("kernel")
@@ -424,7 +438,7 @@ def _state_kernel(state) -> str | None:
     return None
 
 
-def _check_options(kernel, thin, var_names) -> tuple[str, ...]:
+def _check_options(kernel: object, thin: object, var_names: str | Iterable[str]) -> tuple[str, ...]:
     if not isinstance(kernel, str) or kernel not in (AUTO, *KERNELS):
         raise ValueError(f"kernel must be one of {(AUTO, *KERNELS)}, got {kernel!r}")
     if isinstance(thin, bool) or not isinstance(thin, numbers.Integral) or thin < 1:
@@ -521,10 +535,17 @@ def run_chain(
     -------
     dict
         The chain (``chain``, or the one started from ``rng``) after its last sweep.
+
+    Raises
+    ------
+    ValueError
+        When neither ``rng`` nor ``chain`` is given.
     """
     words, offsets, N = d["words"], d["offsets"], d["N"]
     alpha, beta = d["alpha"], d["beta"]
     if chain is None:
+        if rng is None:
+            raise ValueError("run_chain needs the chain's rng to start it, or a chain to continue")
         chain = start_chain(d, rng, kernel)
     rng, draw_rng = chain["rng"], chain["draw_rng"]
     z, n_mk, n_k = chain["z"], chain["n_mk"], chain["n_k"]
@@ -590,7 +611,7 @@ def sample(
     max_bytes: int = MAX_BYTES,
     state: dict | None = None,
     cores: int | None = None,
-):
+) -> xr.DataTree:
     r"""Sample LDA's posterior by collapsed Gibbs, drawing theta and phi at kept sweeps.
 
     Parameters
@@ -663,12 +684,15 @@ def sample(
         )
     sampler = _sampler_name(kernel)
     resumed = resume_state(state, sampler, chains, ("chain_states", "kernel"))
+    rngs: list[np.random.Generator | None]
+    starts: list[dict | None]
     if resumed is None:
-        rngs, starts = chain_streams(random_seed, chains, None), [None] * chains
+        rngs, starts = [*chain_streams(random_seed, chains, None)], [None] * chains
     else:
-        rngs, starts = [None] * chains, list(resumed["chain_states"])
-        if any(len(chain["z"]) != d["N"] for chain in starts):
+        chain_states: list[dict] = list(resumed["chain_states"])
+        if any(len(chain["z"]) != d["N"] for chain in chain_states):
             raise ValueError(f"state holds topics for another corpus than the {d['N']} tokens")
+        rngs, starts = [None] * chains, [*chain_states]
     posterior = {n: np.empty((chains, draws, *shapes[n])) for n in names}
     stat = np.empty((chains, draws))
 
@@ -700,7 +724,7 @@ def sample_sparse(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Sample with SparseLDA's sweep :func:`sweep_sparse` at every K (see :func:`sample`)."""
     return sample(
         data,
@@ -721,7 +745,7 @@ def sample_fast(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Sample with the dense cached sweep :func:`sweep_fast` (see :func:`sample`)."""
     return sample(
         data,
@@ -742,7 +766,7 @@ def sample_plain(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Sample with the seed's plain sweep, the teaching version (see :func:`sample`)."""
     return sample(
         data,

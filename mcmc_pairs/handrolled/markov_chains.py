@@ -46,6 +46,7 @@ from fractions import Fraction
 
 import numpy as np
 from numba import njit
+from numpy.typing import ArrayLike
 
 SEED_004_P = np.array(
     [
@@ -84,7 +85,7 @@ ROW_SUM_TOL = 1e-10
 """Tolerance on each row sum of a transition matrix (and on a distribution's sum)."""
 
 
-def validate_transition_matrix(P, name: str = "P") -> np.ndarray:
+def validate_transition_matrix(P: ArrayLike, name: str = "P") -> np.ndarray:
     """Check a transition matrix and return it as a float array.
 
     Parameters
@@ -124,7 +125,7 @@ def validate_transition_matrix(P, name: str = "P") -> np.ndarray:
     return P
 
 
-def validate_distribution(pi, n_states: int, name: str = "pi0") -> np.ndarray:
+def validate_distribution(pi: ArrayLike, n_states: int, name: str = "pi0") -> np.ndarray:
     """Check a probability vector over ``n_states`` states and return it as floats.
 
     Parameters
@@ -155,7 +156,7 @@ def validate_distribution(pi, n_states: int, name: str = "pi0") -> np.ndarray:
     return pi
 
 
-def stationary_distribution(P) -> np.ndarray:
+def stationary_distribution(P: ArrayLike) -> np.ndarray:
     """Return the stationary distribution ``pi = pi P`` from the eigenvector of ``P.T``.
 
     Parameters
@@ -187,7 +188,7 @@ def stationary_distribution(P) -> np.ndarray:
     return np.clip(pi, 0.0, None) / np.clip(pi, 0.0, None).sum()
 
 
-def state_distribution_path(P, pi0, n_steps: int) -> np.ndarray:
+def state_distribution_path(P: ArrayLike, pi0: ArrayLike, n_steps: int) -> np.ndarray:
     """Return the distributions ``pi0 P^t`` of the state for ``t = 0 .. n_steps``.
 
     Parameters
@@ -214,7 +215,7 @@ def state_distribution_path(P, pi0, n_steps: int) -> np.ndarray:
     return path
 
 
-def total_variation(p, q) -> np.ndarray:
+def total_variation(p: ArrayLike, q: ArrayLike) -> np.ndarray:
     """Return the total variation distance ``sum |p - q| / 2`` along the last axis.
 
     Parameters
@@ -264,7 +265,7 @@ def simulate_kernel(cumulative: np.ndarray, start: int, uniforms: np.ndarray) ->
     return states
 
 
-def simulate_chain(P, n_steps: int, start: int, rng: np.random.Generator) -> np.ndarray:
+def simulate_chain(P: ArrayLike, n_steps: int, start: int, rng: np.random.Generator) -> np.ndarray:
     """Simulate ``n_steps`` transitions of the chain from state ``start``.
 
     Parameters
@@ -292,7 +293,7 @@ def simulate_chain(P, n_steps: int, start: int, rng: np.random.Generator) -> np.
     return simulate_kernel(cumulative, int(start), rng.random(n_steps))
 
 
-def occupancy(states, n_states: int) -> np.ndarray:
+def occupancy(states: ArrayLike, n_states: int) -> np.ndarray:
     """Return the fraction of time spent in each state.
 
     Parameters
@@ -310,7 +311,7 @@ def occupancy(states, n_states: int) -> np.ndarray:
 
 
 def simulate_from_starts(
-    P, n_steps: int, starts: Sequence[int], random_seed: int | None
+    P: ArrayLike, n_steps: int, starts: Sequence[int], random_seed: int | None
 ) -> np.ndarray:
     """Simulate one chain from each start, each with its own spawned stream.
 
@@ -345,7 +346,7 @@ def _check_steps(n_steps: int) -> int:
 # ------------------------------------------------ irreducibility, periodicity, MH
 
 
-def is_irreducible(P) -> bool:
+def is_irreducible(P: ArrayLike) -> bool:
     """Return whether every state of ``P`` can reach every other (seed 001's 不可约).
 
     Parameters
@@ -361,7 +362,7 @@ def is_irreducible(P) -> bool:
     return bool(closure.all())
 
 
-def period(P) -> int:
+def period(P: ArrayLike) -> int:
     """Return the period of an irreducible chain: the gcd of its possible return times.
 
     A chain is aperiodic (seed 001's 非周期) when its period is 1. Computed from
@@ -392,7 +393,7 @@ def period(P) -> int:
     return g
 
 
-def exact(values) -> np.ndarray:
+def exact(values: ArrayLike) -> np.ndarray:
     """Return ``values`` as an object array of :class:`fractions.Fraction` (exact arithmetic).
 
     Decimal strings and floats are read as the decimals they print as
@@ -401,7 +402,7 @@ def exact(values) -> np.ndarray:
     return np.vectorize(lambda v: Fraction(str(v)), otypes=[object])(np.asarray(values))
 
 
-def metropolis_hastings_matrix(pi, Q, rule: str = "mh") -> np.ndarray:
+def metropolis_hastings_matrix(pi: ArrayLike, Q: ArrayLike, rule: str = "mh") -> np.ndarray:
     """Return the transition matrix that accepts a move ``i -> j`` proposed by ``Q``.
 
     ``P[i, j] = Q[i, j] * a(i, j)`` for ``j != i``, and the rejected mass stays
@@ -446,7 +447,7 @@ def metropolis_hastings_matrix(pi, Q, rule: str = "mh") -> np.ndarray:
     return P
 
 
-def detailed_balance_holds(pi, P) -> bool:
+def detailed_balance_holds(pi: ArrayLike, P: ArrayLike) -> bool:
     """Return whether ``pi_i P[i, j] == pi_j P[j, i]`` for every pair (exact for Fractions).
 
     Floats are compared to within ``1e-12``.
@@ -458,7 +459,7 @@ def detailed_balance_holds(pi, P) -> bool:
     return bool(np.allclose(flows, flows.T, rtol=0, atol=1e-12))
 
 
-def stationary_exactly(pi, P) -> bool:
+def stationary_exactly(pi: ArrayLike, P: ArrayLike) -> bool:
     """Return whether ``pi P == pi`` (exact for Fractions, to ``1e-12`` for floats)."""
     pi, P = np.asarray(pi), np.asarray(P)
     after = pi @ P

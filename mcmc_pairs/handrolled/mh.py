@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from arviz_base import from_dict
@@ -64,6 +64,9 @@ from mcmc_pairs.handrolled._mh_kernels import (
     target_logdensity,
     update_log_scale,
 )
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = [
     "LOGDENSITY_SIGNATURE",
@@ -307,7 +310,7 @@ def sample_random_walk(
     adapt: bool,
     state: dict | None = None,
     sampler: str = "mcmc_pairs.handrolled.mh:sample_random_walk",
-):
+) -> xr.DataTree:
     """Run ``chains`` random-walk chains (:func:`random_walk_kernel`) and gather them.
 
     Parameters
@@ -378,7 +381,7 @@ def sample_independence(
     random_seed: int | None,
     state: dict | None = None,
     sampler: str = "mcmc_pairs.handrolled.mh:sample_independence",
-):
+) -> xr.DataTree:
     """Run ``chains`` independence-sampler chains (:func:`independence_kernel`) and gather them.
 
     Parameters
@@ -438,7 +441,7 @@ def _allocate(chains: int, draws: int) -> dict[str, np.ndarray]:
     }
 
 
-def to_datatree(out: Mapping[str, np.ndarray], scales: np.ndarray):
+def to_datatree(out: Mapping[str, np.ndarray], scales: np.ndarray) -> xr.DataTree:
     """Gather the draws and the sample stats in an ``xarray.DataTree``.
 
     Parameters

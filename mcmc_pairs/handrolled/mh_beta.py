@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -52,12 +53,15 @@ from mcmc_pairs.handrolled import mh
 from mcmc_pairs.pairdata.checks import check_sampler_args
 from mcmc_pairs.pairdata.mh_beta import validate_data
 
+if TYPE_CHECKING:
+    import xarray as xr
+
 START_INTERVAL = (0.01, 0.99)
 """Chains start at ``U(*START_INTERVAL)``: dispersed, inside the support."""
 
 
 @njit(mh.LOGDENSITY_SIGNATURE, cache=True)
-def beta_logdensity(x, params):
+def beta_logdensity(x: float, params: np.ndarray) -> float:
     r"""Log density of a Beta distribution at one point of (0, 1) (seed 003's ``beta.pdf``, logged).
 
     .. math::
@@ -141,7 +145,7 @@ def sample(
     random_seed: int | None,
     adapt: bool = True,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Random-walk Metropolis on Beta(a, b) (seed 003; seed 001 section 6.2).
 
     Parameters
@@ -242,7 +246,7 @@ def sample_independence(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Independence sampler on Beta(a, b) (seed 001 section 6.3).
 
     Proposals come from ``q = Beta(min(a, 1), min(b, 1))`` whatever the current

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -40,6 +41,9 @@ from mcmc_pairs.handrolled import mh
 from mcmc_pairs.pairdata.checks import check_sampler_args
 from mcmc_pairs.pairdata.mh_normal import validate_data
 
+if TYPE_CHECKING:
+    import xarray as xr
+
 INDEPENDENCE_WIDTH = 2.0
 """The independence proposal is ``N(mu, INDEPENDENCE_WIDTH * sigma)``."""
 
@@ -47,7 +51,7 @@ _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
 @njit(mh.LOGDENSITY_SIGNATURE, cache=True)
-def normal_logdensity(x, params):
+def normal_logdensity(x: float, params: np.ndarray) -> float:
     r"""Log density of a normal distribution at one point (seed 003's ``norm.pdf``, logged).
 
     .. math::
@@ -143,7 +147,7 @@ def sample(
     random_seed: int | None,
     adapt: bool = True,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Random-walk Metropolis on Normal(mu, sigma) (seed 003; seed 001 section 6.2).
 
     Parameters
@@ -212,7 +216,7 @@ def sample_independence(
     chains: int,
     random_seed: int | None,
     state: dict | None = None,
-):
+) -> xr.DataTree:
     """Independence sampler on Normal(mu, sigma) (seed 001 section 6.3).
 
     Proposals come from ``q = N(mu, 2 sigma)`` whatever the current point, and

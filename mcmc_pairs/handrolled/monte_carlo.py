@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 CHUNK = 1_000_000
 """Points drawn at a time, to bound memory for large ``n``."""
@@ -26,7 +27,7 @@ P_DISC = np.pi / 4
 """Probability that a uniform point of the square falls in the disc."""
 
 
-def _check_n(n, name: str = "n") -> int:
+def _check_n(n: object, name: str = "n") -> int:
     """Check that ``n`` is an integer >= 1 and return it."""
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
@@ -77,7 +78,7 @@ def estimate_pi(n: int, rng: np.random.Generator) -> tuple[float, float]:
     return 4.0 * p_hat, 4.0 * float(np.sqrt(p_hat * (1.0 - p_hat) / n))
 
 
-def exact_standard_error(n) -> np.ndarray:
+def exact_standard_error(n: ArrayLike) -> np.ndarray:
     """Return the true standard error ``4 sqrt(p (1 - p) / n)``, ``p = pi / 4``.
 
     Parameters

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from numba import njit
@@ -126,7 +126,9 @@ def sse(beta0: float, beta1: float, stats: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def beta0_given_rest(beta1: float, sigma2: float, stats: np.ndarray, m0: float):
+def beta0_given_rest(
+    beta1: float, sigma2: float, stats: np.ndarray, m0: float
+) -> tuple[float, float]:
     r"""Return mean and sd of ``p(beta0 | y, beta1, sigma2)``, a normal.
 
     .. math::
@@ -160,7 +162,9 @@ def beta0_given_rest(beta1: float, sigma2: float, stats: np.ndarray, m0: float):
 
 
 @njit(cache=True)
-def beta1_given_rest(beta0: float, sigma2: float, stats: np.ndarray, m1: float):
+def beta1_given_rest(
+    beta0: float, sigma2: float, stats: np.ndarray, m1: float
+) -> tuple[float, float]:
     r"""Return mean and sd of ``p(beta1 | y, beta0, sigma2)``, a normal.
 
     .. math::
@@ -199,7 +203,9 @@ def beta1_given_rest(beta0: float, sigma2: float, stats: np.ndarray, m1: float):
 
 
 @njit(cache=True)
-def precision_given_rest(beta0: float, beta1: float, stats: np.ndarray, epsilon: float):
+def precision_given_rest(
+    beta0: float, beta1: float, stats: np.ndarray, epsilon: float
+) -> tuple[float, float]:
     r"""Return shape and *rate* of ``p(1 / sigma2 | y, beta0, beta1)``, a Gamma.
 
     .. math::
@@ -227,7 +233,9 @@ def precision_given_rest(beta0: float, beta1: float, stats: np.ndarray, epsilon:
 
 
 @njit(cache=True)
-def beta_given_sigma2(sigma2: float, stats: np.ndarray, m0: float, m1: float):
+def beta_given_sigma2(
+    sigma2: float, stats: np.ndarray, m0: float, m1: float
+) -> tuple[float, float, float, float, float]:
     r"""Return ``p(beta0, beta1 | y, sigma2)``, a bivariate normal, as mean and Cholesky factor.
 
     .. math::
@@ -352,7 +360,7 @@ def sample_precision_given_rest(
 @njit(cache=True)
 def sample_beta_given_sigma2(
     sigma2: float, stats: np.ndarray, m0: float, m1: float, z0: float, z1: float
-):
+) -> tuple[float, float]:
     """Draw ``(beta0, beta1) ~ p(beta0, beta1 | y, sigma2)`` (:func:`beta_given_sigma2`).
 
     The draw is ``mean + L'^{-1} (z0, z1)``, ``L`` the Cholesky factor of the precision.
@@ -382,7 +390,15 @@ def sample_beta_given_sigma2(
 # ------------------------------------------------------------------- sweeps
 
 
-def gibbs_sweep(state, stats, m0, m1, epsilon, z, g):
+def gibbs_sweep(
+    state: tuple[float, float, float],
+    stats: np.ndarray,
+    m0: float,
+    m1: float,
+    epsilon: float,
+    z: np.ndarray,
+    g: float,
+) -> tuple[float, float, float]:
     """One sweep of the seed's Gibbs sampler (plain Python): beta0, beta1, then sigma2.
 
     Parameters
@@ -410,7 +426,15 @@ def gibbs_sweep(state, stats, m0, m1, epsilon, z, g):
     return beta0, beta1, sigma2
 
 
-def blocked_sweep(state, stats, m0, m1, epsilon, z, g):
+def blocked_sweep(
+    state: tuple[float, float, float],
+    stats: np.ndarray,
+    m0: float,
+    m1: float,
+    epsilon: float,
+    z: np.ndarray,
+    g: float,
+) -> tuple[float, float, float]:
     """One sweep of blocked Gibbs (plain Python): ``(beta0, beta1) | sigma2``, then sigma2.
 
     Parameters
@@ -438,7 +462,17 @@ def blocked_sweep(state, stats, m0, m1, epsilon, z, g):
 
 
 @njit(cache=True, nogil=True)
-def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
+def gibbs_kernel(
+    stats: np.ndarray,
+    m0: float,
+    m1: float,
+    epsilon: float,
+    state: np.ndarray,
+    normals: np.ndarray,
+    gammas: np.ndarray,
+    thin: int,
+    out: np.ndarray,
+) -> None:
     """Run :func:`gibbs_sweep` ``T`` times (compiled), the same bit for bit.
 
     Parameters
@@ -472,7 +506,17 @@ def gibbs_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
 
 
 @njit(cache=True, nogil=True)
-def blocked_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
+def blocked_kernel(
+    stats: np.ndarray,
+    m0: float,
+    m1: float,
+    epsilon: float,
+    state: np.ndarray,
+    normals: np.ndarray,
+    gammas: np.ndarray,
+    thin: int,
+    out: np.ndarray,
+) -> None:
     """Run :func:`blocked_sweep` ``T`` times (compiled), the same bit for bit.
 
     Same arguments as :func:`gibbs_kernel`.
@@ -492,7 +536,9 @@ def blocked_kernel(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
 # ----------------------------------------------------------------- samplers
 
 
-def _check_settings(draws, tune, chains, random_seed, thin) -> None:
+def _check_settings(
+    draws: int, tune: int, chains: int, random_seed: int | None, thin: object
+) -> None:
     check_sampler_args(draws, tune, chains, random_seed)
     if thin is not None and (
         isinstance(thin, bool) or not isinstance(thin, numbers.Integral) or thin < 1
@@ -581,8 +627,23 @@ def initial_point(stats: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([b0 + 3.0 * se0 * z[0], b1 + 3.0 * se1 * z[1], s2 * math.exp(z[2])])
 
 
+Kernel = Callable[
+    [np.ndarray, float, float, float, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray], None
+]
+"""A compiled chain of sweeps: :func:`gibbs_kernel`'s arguments, the state updated in place."""
+
+
 def _run(
-    kernel, data, draws, tune, chains, random_seed, thin, state, sampler, cores=None
+    kernel: Kernel,
+    data: Mapping,
+    draws: int,
+    tune: int,
+    chains: int,
+    random_seed: int | None,
+    thin: int,
+    state: dict | None,
+    sampler: str,
+    cores: int | None = None,
 ) -> dict[str, np.ndarray]:
     data = validate_data(data)
     stats = sufficient_statistics(data["height"], data["weight"])

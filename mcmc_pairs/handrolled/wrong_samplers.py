@@ -8,7 +8,11 @@ power`` and the notebooks run them from there, and any of them can be passed
 as ``--sampler mcmc_pairs.handrolled.wrong_samplers:<name>``.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -23,8 +27,13 @@ from mcmc_pairs.handrolled.regression import (
     sample_beta0_given_rest,
 )
 
+if TYPE_CHECKING:
+    import xarray as xr
 
-def bivariate_gibbs_without_shrinkage(data, *, draws, tune, chains, random_seed):
+
+def bivariate_gibbs_without_shrinkage(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """Gibbs whose conditional sds forget the factor sqrt(1 - rho**2): too wide."""
     d = validate_data(data)
     (m1, m2), (s1, s2), rho = d["mu"], d["sigma"], d["rho"]
@@ -39,7 +48,9 @@ def bivariate_gibbs_without_shrinkage(data, *, draws, tune, chains, random_seed)
     return {"x": x}
 
 
-def bivariate_independent_marginals(data, *, draws, tune, chains, random_seed):
+def bivariate_independent_marginals(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """Exact marginals, no dependence: every univariate check passes, products fail."""
     d = validate_data(data)
     x = np.empty((chains, draws, 2))
@@ -48,7 +59,9 @@ def bivariate_independent_marginals(data, *, draws, tune, chains, random_seed):
     return {"x": x}
 
 
-def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
+def regression_blocked_rate_as_scale(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """Blocked regression Gibbs that passes the Gamma *rate* where NumPy wants a scale."""
     from mcmc_pairs.handrolled import regression as reg
 
@@ -67,7 +80,9 @@ def regression_blocked_rate_as_scale(data, *, draws, tune, chains, random_seed):
     return {"beta0": out[..., 0], "beta1": out[..., 1], "sigma2": out[..., 2]}
 
 
-def bayes_net_gibbs_ignoring_children(data, *, draws, tune, chains, random_seed):
+def bayes_net_gibbs_ignoring_children(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """Gibbs on the network that conditions each node on its parents only, not its blanket."""
     from mcmc_pairs.handrolled import bayes_net as bnet
 
@@ -88,7 +103,7 @@ def bayes_net_gibbs_ignoring_children(data, *, draws, tune, chains, random_seed)
 
 
 @njit(mh_.LOGDENSITY_SIGNATURE)
-def flat_logdensity(x, params):
+def flat_logdensity(x: float, params: np.ndarray) -> float:
     """WRONG as a proposal density: log q(x) = 0, as if q(x) / q(x') were 1."""
     return 0.0
 
@@ -97,7 +112,9 @@ FLAT = mh_.Target(flat_logdensity, np.zeros(0))
 """A proposal density that drops the Hastings correction of an independence sampler."""
 
 
-def mh_normal_independence_without_hastings(data, *, draws, tune, chains, random_seed):
+def mh_normal_independence_without_hastings(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> xr.DataTree:
     """WRONG: the independence sampler of seed 001 section 6.3 with q(x) / q(x') dropped.
 
     It accepts with min(1, pi(x') / pi(x)), as if the proposal were symmetric, so
@@ -116,7 +133,9 @@ def mh_normal_independence_without_hastings(data, *, draws, tune, chains, random
     )
 
 
-def mh_beta_independence_without_hastings(data, *, draws, tune, chains, random_seed):
+def mh_beta_independence_without_hastings(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> xr.DataTree:
     """WRONG: the independence sampler with the correction q(x) / q(x') dropped.
 
     Its draws follow pi * q = Beta(2.31, 0.254), not Beta(2.31, 0.627).
@@ -135,7 +154,7 @@ def mh_beta_independence_without_hastings(data, *, draws, tune, chains, random_s
 
 
 @njit(mh_.LOGDENSITY_SIGNATURE)
-def beta_logdensity_clipped(x, params):
+def beta_logdensity_clipped(x: float, params: np.ndarray) -> float:
     """WRONG: clips x into (0, 1) 'to avoid log(0)', so it never says -inf.
 
     A proposal past 1 gets the (huge) density just below 1 and is accepted.
@@ -144,7 +163,9 @@ def beta_logdensity_clipped(x, params):
     return (params[0] - 1.0) * math.log(x) + (params[1] - 1.0) * math.log1p(-x) + params[2]
 
 
-def mh_beta_random_walk_accepting_out_of_support(data, *, draws, tune, chains, random_seed):
+def mh_beta_random_walk_accepting_out_of_support(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> xr.DataTree:
     """WRONG: the random walk on :func:`beta_logdensity_clipped`, with no support declared."""
     d = mb_.validate_data(data)
     return mh_.sample_random_walk(
@@ -163,7 +184,9 @@ def mh_beta_random_walk_accepting_out_of_support(data, *, draws, tune, chains, r
 # (Geweke's test and SBC, comparisons/validation.py; measured by scripts/power.py)
 
 
-def regression_blocked_sse_not_halved(data, *, draws, tune, chains, random_seed):
+def regression_blocked_sse_not_halved(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """WRONG conditional variance: ``1 / sigma2 ~ Gamma(eps + N/2, rate = eps + SSE)``.
 
     The rate forgets the 1/2 in front of the sum of squared residuals, so the noise
@@ -188,7 +211,17 @@ def regression_blocked_sse_not_halved(data, *, draws, tune, chains, random_seed)
 
 
 @njit
-def _gibbs_variance_as_sd(stats, m0, m1, epsilon, state, normals, gammas, thin, out):
+def _gibbs_variance_as_sd(
+    stats: np.ndarray,
+    m0: float,
+    m1: float,
+    epsilon: float,
+    state: np.ndarray,
+    normals: np.ndarray,
+    gammas: np.ndarray,
+    thin: int,
+    out: np.ndarray,
+) -> None:
     """One-at-a-time regression Gibbs whose beta1 draw is scaled by the variance, not the sd."""
     beta0, beta1, sigma2 = state[0], state[1], state[2]
     for t in range(normals.shape[0]):
@@ -203,7 +236,9 @@ def _gibbs_variance_as_sd(stats, m0, m1, epsilon, state, normals, gammas, thin, 
     state[0], state[1], state[2] = beta0, beta1, sigma2
 
 
-def regression_gibbs_variance_as_sd(data, *, draws, tune, chains, random_seed):
+def regression_gibbs_variance_as_sd(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """WRONG conditional variance: ``beta1`` drawn with the variance as its sd.
 
     The seed's one-at-a-time Gibbs sampler (thinned as
@@ -228,7 +263,9 @@ def regression_gibbs_variance_as_sd(data, *, draws, tune, chains, random_seed):
     return {"beta0": out[..., 0], "beta1": out[..., 1], "sigma2": out[..., 2]}
 
 
-def bayes_net_right_marginals_wrong_dependence(data, *, draws, tune, chains, random_seed):
+def bayes_net_right_marginals_wrong_dependence(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """WRONG dependence: the nodes drawn independently, each from its exact marginal.
 
     Every unobserved node is drawn from its posterior marginal P(node | evidence).
@@ -247,7 +284,9 @@ def bayes_net_right_marginals_wrong_dependence(data, *, draws, tune, chains, ran
     return out
 
 
-def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, random_seed):
+def bayes_net_gibbs_without_evidence_on_children(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """WRONG: Gibbs on Markov blankets that resamples an observed child.
 
     It reads the children's *unobserved* values, forgetting that an observed child
@@ -273,7 +312,19 @@ def bayes_net_gibbs_without_evidence_on_children(data, *, draws, tune, chains, r
 
 
 @njit  # no cache: this file is also loaded under another name by --sampler
-def resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p):
+def resample_token_keeping_it(
+    i: int,
+    m: int,
+    words: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_kv: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    u: float,
+    p: np.ndarray,
+) -> int:
     """Resample token ``i`` as LDA's ``resample_token``, first step skipped: ``i`` stays counted.
 
     Same arguments and return value as the correct one (``p``, shape (K,), is
@@ -299,7 +350,17 @@ def resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u, p
 
 
 @njit
-def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta, u):
+def _lda_sweep_keeping_the_token(
+    words: np.ndarray,
+    offsets: np.ndarray,
+    z: np.ndarray,
+    n_mk: np.ndarray,
+    n_kv: np.ndarray,
+    n_k: np.ndarray,
+    alpha: float,
+    beta: float,
+    u: np.ndarray,
+) -> None:
     """Run the seed's sweep over every token with :func:`resample_token_keeping_it`."""
     p = np.empty(n_k.shape[0])
     for m in range(offsets.shape[0] - 1):
@@ -307,7 +368,9 @@ def _lda_sweep_keeping_the_token(words, offsets, z, n_mk, n_kv, n_k, alpha, beta
             resample_token_keeping_it(i, m, words, z, n_mk, n_kv, n_k, alpha, beta, u[i], p)
 
 
-def lda_gibbs_keeping_the_current_token(data, *, draws, tune, chains, random_seed):
+def lda_gibbs_keeping_the_current_token(
+    data: Mapping, *, draws: int, tune: int, chains: int, random_seed: int | None
+) -> dict[str, np.ndarray]:
     """Collapsed Gibbs that forgets to remove the current token before resampling it."""
     from mcmc_pairs.handrolled import lda
 

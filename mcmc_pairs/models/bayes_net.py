@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import pymc as pm
 import pytensor.tensor as pt
+from pytensor.tensor.variable import TensorVariable
 
 from mcmc_pairs.pairdata.bayes_net import validate_data
 
@@ -53,7 +54,7 @@ def build_model(data: Mapping) -> pm.Model:
     data = validate_data(data)
     cpts, evidence = data["cpts"], data["evidence"]
     with pm.Model() as model:
-        nodes = {}
+        nodes: dict[str, TensorVariable] = {}
         for node, parents in PARENTS.items():
             table = pt.as_tensor_variable(cpts[node])
             index = tuple(nodes[parent] for parent in parents)

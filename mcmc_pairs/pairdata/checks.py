@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 
-def check_integer(name: str, value, low: int) -> int:
+def check_integer(name: str, value: object, low: int) -> int:
     """Return ``value`` as an int if it is an integer >= ``low``, else raise ``ValueError``.
 
     A 0-d integer array is accepted; ``bool`` is not an integer here.
@@ -35,7 +36,7 @@ def check_integer(name: str, value, low: int) -> int:
     return int(value)
 
 
-def check_positive(name: str, value, what: str = "number") -> float:
+def check_positive(name: str, value: object, what: str = "number") -> float:
     """Return ``value`` as a ``float`` if it is a finite number > 0.
 
     Parameters
@@ -74,14 +75,18 @@ def check_sampler_args(draws: int, tune: int, chains: int, random_seed: int | No
         raise ValueError(f"random_seed must be a non-negative integer or None, got {random_seed!r}")
 
 
-def check_mapping(data) -> None:
+def check_mapping(data: object) -> None:
     """Raise ``ValueError`` unless ``data`` is a mapping."""
     if not isinstance(data, Mapping):
         raise ValueError(f"data must be a mapping, got {type(data).__name__}")
 
 
 def finite_array(
-    data, key: str, *, shape: tuple[int, ...] | None = None, ndim: int | None = None
+    data: Mapping[str, Any],
+    key: str,
+    *,
+    shape: tuple[int, ...] | None = None,
+    ndim: int | None = None,
 ) -> np.ndarray:
     """Return ``data[key]`` as a new finite float array, of a given shape or ndim if asked.
 
@@ -106,12 +111,12 @@ def finite_array(
     return value
 
 
-def finite_scalar(data, key: str) -> float:
+def finite_scalar(data: Mapping[str, Any], key: str) -> float:
     """Return ``data[key]`` as a finite float."""
     return float(finite_array(data, key, shape=()))
 
 
-def positive_scalar(data, key: str) -> float:
+def positive_scalar(data: Mapping[str, Any], key: str) -> float:
     """Return ``data[key]`` as a finite float > 0."""
     value = finite_scalar(data, key)
     if value <= 0:
@@ -119,7 +124,7 @@ def positive_scalar(data, key: str) -> float:
     return value
 
 
-def integer_at_least(data, key: str, low: int) -> int:
+def integer_at_least(data: Mapping[str, Any], key: str, low: int) -> int:
     """Return ``data[key]`` as an int >= ``low`` (a 0-d integer array is accepted)."""
     if key not in data:
         raise ValueError(f"data is missing the key {key!r}")

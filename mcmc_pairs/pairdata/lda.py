@@ -7,6 +7,7 @@ simulated from a fixed seed (see ``files/README_lda.md``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 import numpy as np
 
@@ -15,7 +16,19 @@ from mcmc_pairs.pairdata.checks import check_mapping, integer_at_least, positive
 BARS_SIDE = 5
 """Side of a bars image: V = 25 words (pixels), K = 10 bars."""
 
-DEFAULT_BARS = {
+
+class BarsSettings(TypedDict):
+    """How the bars corpus is simulated and which Dirichlet priors the model gets."""
+
+    n_docs: int
+    doc_length: int
+    corpus_alpha: float
+    alpha: float
+    beta: float
+    seed: int
+
+
+DEFAULT_BARS: BarsSettings = {
     "n_docs": 40,
     "doc_length": 100,
     "corpus_alpha": 0.1,

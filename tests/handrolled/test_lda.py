@@ -519,6 +519,14 @@ def test_a_state_of_another_kernel_or_corpus_is_refused():
         L.sample(smaller, draws=2, tune=0, chains=2, random_seed=1, state=state, kernel="plain")
 
 
+def test_a_chain_needs_its_rng_or_a_chain_to_continue():
+    d = tiny_data()
+    out = {"phi": np.empty((1, d["K"], d["V"]))}
+    with pytest.raises(ValueError, match="rng"):
+        L.run_chain(d, None, draws=1, tune=0, thin=1, kernel="plain", out=out,
+                    log_joint_out=np.empty(1))  # fmt: skip
+
+
 # ------------------------------------------------------------ kernel="auto"
 
 

@@ -35,6 +35,8 @@ from mcmc_pairs.pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_
 if TYPE_CHECKING:
     import xarray as xr
 
+    from mcmc_pairs.comparisons.run import PairResult
+
 GRAPH: dict[str, tuple[str, ...]] = {
     "A": (),
     "B": (),
@@ -99,7 +101,9 @@ def posterior_states(data: Mapping) -> tuple[dict[str, np.ndarray], np.ndarray]:
 def _moments(values: np.ndarray, probs: np.ndarray) -> ExactMarginal:
     """Exact mean and sd of a discrete quantity taking ``values`` with ``probs``."""
     mean = float(probs @ values)
-    return ExactMarginal(mean=mean, sd=float(np.sqrt(max(probs @ (values - mean) ** 2, 0.0))))
+    return ExactMarginal(
+        mean=mean, sd=float(np.sqrt(max(float(probs @ (values - mean) ** 2), 0.0)))
+    )
 
 
 def log_joint_of_draws(
@@ -125,7 +129,7 @@ def log_joint_of_draws(
     return {"logp": xr.DataArray(logp, dims=("chain", "draw"), coords=template.coords)}
 
 
-def acceptance_table(result) -> list[Section]:
+def acceptance_table(result: PairResult) -> list[Section]:
     """Report section: rejection sampling keeps fewer draws as the evidence grows (seed 004)."""
     import pandas as pd
 
@@ -252,12 +256,12 @@ def log_likelihood(posterior: xr.Dataset, data: Mapping) -> xr.DataArray:
         if node not in evidence
     }
     patterns = list(itertools.product((0, 1), repeat=len(observed)))
-    logs = []
+    logs_of: list[np.ndarray] = []
     for pattern in patterns:
         fixed = {n: np.full(template.shape, v) for n, v in zip(observed, pattern, strict=True)}
         states = {**free, **fixed}
-        logs.append(log_joint(d["cpts"], states))
-    logs = np.stack(logs)
+        logs_of.append(log_joint(d["cpts"], states))
+    logs = np.stack(logs_of)
     actual = patterns.index(tuple(int(evidence[n]) for n in observed))
     with np.errstate(invalid="ignore"):
         value = logs[actual] - special.logsumexp(logs, axis=0)

@@ -38,7 +38,7 @@ Geweke's test stay exact whatever labelling each chain settles in.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
@@ -47,6 +47,8 @@ from mcmc_pairs.pairdata.lda import default_data, validate_data
 
 if TYPE_CHECKING:
     import xarray as xr
+
+    from mcmc_pairs.comparisons.run import PairResult
 
 
 def hellinger_matrix(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -188,7 +190,7 @@ def mean_topics(quantities: xr.DataArray, K: int, V: int) -> np.ndarray:
     return quantities.sel(quantity=names).mean(("chain", "draw")).values.reshape(K, V)
 
 
-def topics_section(result) -> list[Section]:
+def topics_section(result: PairResult) -> list[Section]:
     """Report section: both sides' aligned mean topics, as images when V is a square.
 
     With the true topics known (the bars corpus), each side's distance to them is
@@ -198,7 +200,11 @@ def topics_section(result) -> list[Section]:
 
     d = result.data
     K, V = int(d["K"]), int(d["V"])
-    topics = {label: mean_topics(s.quantities, K, V) for label, s in result.sides.items()}
+    topics = {}
+    for label, s in result.sides.items():
+        if s.quantities is None:  # a report is drawn from a finished run: every side summarised
+            raise ValueError(f"side {label!r} has no quantities to draw topics from")
+        topics[label] = mean_topics(s.quantities, K, V)
     truth = d.get("true_phi")
     if truth is not None:
         truth = np.asarray(truth)[topic_permutation(np.asarray(truth), topics["pymc"])]
@@ -234,7 +240,19 @@ def topics_section(result) -> list[Section]:
 
 # ------------------------------------------------------------- validation
 
-LDA_SETTING = {"D": 6, "doc_length": 24, "V": 9, "K": 3, "alpha": 1.0, "beta": 0.5}
+
+class LdaSetting(TypedDict):
+    """A validation corpus: D documents of doc_length tokens, V words, K topics, the priors."""
+
+    D: int
+    doc_length: int
+    V: int
+    K: int
+    alpha: float
+    beta: float
+
+
+LDA_SETTING: LdaSetting = {"D": 6, "doc_length": 24, "V": 9, "K": 3, "alpha": 1.0, "beta": 0.5}
 """Small validation corpus of LDA (see the module docstring)."""
 
 

@@ -28,9 +28,10 @@ from mcmc_pairs.pairdata.mh_beta import default_data, validate_data
 
 if TYPE_CHECKING:
     import xarray as xr
+    from numpy.typing import ArrayLike
 
 
-def logdensity(x, data: Mapping) -> np.ndarray:
+def logdensity(x: ArrayLike, data: Mapping) -> np.ndarray:
     """Return ``log Beta(x | a, b)`` of validated ``data``; ``-inf`` outside the open (0, 1)."""
     from scipy import stats
 
@@ -91,7 +92,7 @@ def logp_moments(a: float, b: float) -> tuple[float, float]:
         + (b - 1) ** 2 * (psi1(b) - psi1(s))
         - 2 * (a - 1) * (b - 1) * psi1(s)
     )
-    return float(mean), float(np.sqrt(max(var, 0.0)))
+    return float(mean), float(np.sqrt(max(float(var), 0.0)))
 
 
 def exact(data: Mapping) -> dict[str, ExactMarginal]:

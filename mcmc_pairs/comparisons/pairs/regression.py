@@ -38,7 +38,7 @@ in 1 of 5 runs. With this design the chain mixes in a few steps.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -48,6 +48,7 @@ from mcmc_pairs.pairdata.regression import default_data, validate_data
 
 if TYPE_CHECKING:
     import xarray as xr
+    from numpy.typing import ArrayLike
 
 REGRESSION_PRIOR = {"m0": 1.0, "m1": 1.0, "epsilon": 5.0}
 """Prior variances of ``beta0`` and ``beta1`` and the inverse-gamma shape and scale
@@ -84,7 +85,9 @@ class _Statistics(NamedTuple):
         )
 
 
-def log_posterior(beta0, beta1, sigma2, data: Mapping) -> np.ndarray:
+def log_posterior(
+    beta0: ArrayLike, beta1: ArrayLike, sigma2: ArrayLike, data: Mapping
+) -> np.ndarray:
     """Return the unnormalised log posterior density of ``(beta0, beta1, sigma2)``.
 
     ``-(N/2 + epsilon + 1) log sigma2 - (SSE/2 + epsilon) / sigma2
@@ -136,7 +139,11 @@ class Marginal(NamedTuple):
     pdf: Callable[[np.ndarray], np.ndarray]
 
 
-def _conditional_moments(sigma2: np.ndarray, stats: _Statistics, m0: float, m1: float):
+_Moments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(beta0, beta1) | sigma2``: mean0, mean1, var0, var1, cov01 and the precision's det."""
+
+
+def _conditional_moments(sigma2: np.ndarray, stats: _Statistics, m0: float, m1: float) -> _Moments:
     """Vectorised mean and covariance of ``(beta0, beta1) | sigma2``, shape (K,) each."""
     n, xbar, ybar, sxx, sxy = stats.n, stats.xbar, stats.ybar, stats.sxx, stats.sxy
     sum_xx = sxx + n * xbar * xbar
@@ -150,7 +157,9 @@ def _conditional_moments(sigma2: np.ndarray, stats: _Statistics, m0: float, m1: 
     return mean0, mean1, c / det, a / det, -b / det, det
 
 
-def _log_marginal_sigma2(u: np.ndarray, stats: _Statistics, m0, m1, epsilon) -> np.ndarray:
+def _log_marginal_sigma2(
+    u: np.ndarray, stats: _Statistics, m0: float, m1: float, epsilon: float
+) -> np.ndarray:
     """Unnormalised log density of ``u = log sigma2`` with ``beta`` integrated out."""
     sigma2 = np.exp(u)
     mean0, mean1, _, _, _, det = _conditional_moments(sigma2, stats, m0, m1)
@@ -171,7 +180,7 @@ class _Grid(NamedTuple):
     density: np.ndarray  # (K,) normalised density of u
     log_norm: float  # log normalising constant of _log_marginal_sigma2
     logp: Callable[[np.ndarray], np.ndarray]  # unnormalised log density of u
-    moments: tuple  # _conditional_moments at every grid point
+    moments: _Moments  # _conditional_moments at every grid point
     finite_mean: bool  # E[sigma2] is finite in the flat-prior limit
     finite_sd: bool  # and so is Var[sigma2]
 
@@ -184,7 +193,7 @@ def _sigma2_grid(data: Mapping, n_grid: int) -> _Grid:
     m0, m1, eps = data["m0"], data["m1"], data["epsilon"]
     n = s.n
 
-    def logp(u):
+    def logp(u: np.ndarray) -> np.ndarray:
         return _log_marginal_sigma2(u, s, m0, m1, eps)
 
     # Start near the residual variance, then keep the range where the density
@@ -213,8 +222,10 @@ def _sigma2_grid(data: Mapping, n_grid: int) -> _Grid:
     )
 
 
-def _mixture_pdf(mu: np.ndarray, sd: np.ndarray, w: np.ndarray):
-    def pdf(x):
+def _mixture_pdf(
+    mu: np.ndarray, sd: np.ndarray, w: np.ndarray
+) -> Callable[[np.ndarray], np.ndarray]:
+    def pdf(x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         flat = x.reshape(-1)
         result = np.empty(flat.shape)
@@ -226,11 +237,18 @@ def _mixture_pdf(mu: np.ndarray, sd: np.ndarray, w: np.ndarray):
     return pdf
 
 
-def _mixture_quantiles(w, mu, sdk, mean: float, sd: float, probs) -> dict[float, float]:
+def _mixture_quantiles(
+    w: np.ndarray,
+    mu: np.ndarray,
+    sdk: np.ndarray,
+    mean: float,
+    sd: float,
+    probs: Sequence[float],
+) -> dict[float, float]:
     """Quantiles of the normal mixture ``sum_k w_k N(mu_k, sdk_k**2)`` (mean, sd), by Brent."""
     from scipy import optimize, special
 
-    def cdf(q):
+    def cdf(q: float) -> float:
         return float(w @ special.ndtr((q - mu) / sdk))
 
     return {
@@ -302,7 +320,7 @@ def exact_marginals(
     cdf /= cdf[-1]
     quantiles = {p: float(np.exp(np.interp(p, cdf, u))) for p in probs}
 
-    def pdf_sigma2(x):
+    def pdf_sigma2(x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         result = np.zeros(x.shape)
         pos = x > 0
@@ -400,7 +418,7 @@ def log_likelihood(posterior: xr.Dataset, data: Mapping) -> xr.DataArray:
     height = np.asarray(data["height"], dtype=float)
     weight = np.asarray(data["weight"], dtype=float)
 
-    def loglik(b0, b1, s2):
+    def loglik(b0: np.ndarray, b1: np.ndarray, s2: np.ndarray) -> np.ndarray:
         resid = weight - (b0[..., None] + b1[..., None] * height)
         sse = (resid**2).sum(axis=-1)
         return -0.5 * (len(weight) * np.log(2 * math.pi * s2) + sse / s2)

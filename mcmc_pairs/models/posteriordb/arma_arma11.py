@@ -35,9 +35,16 @@ from collections.abc import Mapping
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
+from pytensor.tensor.variable import TensorVariable
 
 
-def _series_logp(y, mu, phi, theta, sigma):
+def _series_logp(
+    y: TensorVariable,
+    mu: TensorVariable,
+    phi: TensorVariable,
+    theta: TensorVariable,
+    sigma: TensorVariable,
+) -> TensorVariable:
     """Return ``log N(err[t] | 0, sigma)`` (T,), the log density of ``y[t]`` given ``y[:t]``."""
     n = y.shape[0]
     y_before = pt.concatenate([pt.atleast_1d(mu), y[:-1]])  # y[0] := mu

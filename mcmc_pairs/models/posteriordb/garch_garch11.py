@@ -41,9 +41,18 @@ from functools import partial
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
+from pytensor.tensor.variable import TensorVariable
 
 
-def _series_logp(y, mu, alpha0, alpha1, beta1, *, sigma1: float):
+def _series_logp(
+    y: TensorVariable,
+    mu: TensorVariable,
+    alpha0: TensorVariable,
+    alpha1: TensorVariable,
+    beta1: TensorVariable,
+    *,
+    sigma1: float,
+) -> TensorVariable:
     """Return ``log N(y[t] | mu, sigma[t])`` (T,), the log density of ``y[t]`` given ``y[:t]``."""
     n = y.shape[0]
     forcing = pt.concatenate([pt.as_tensor([sigma1**2]), alpha0 + alpha1 * (y[:-1] - mu) ** 2])

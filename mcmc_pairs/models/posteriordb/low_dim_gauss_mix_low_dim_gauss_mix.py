@@ -28,13 +28,14 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 from pymc.distributions.transforms import ordered
+from pytensor.tensor.variable import TensorVariable
 
 
-def _normal_0_2(size):
+def _normal_0_2(size: TensorVariable) -> TensorVariable:
     return pm.Normal.dist(mu=0.0, sigma=2.0, size=size)
 
 
-def _ordered_start(rv, size):
+def _ordered_start(rv: TensorVariable, size: TensorVariable) -> TensorVariable:
     return pt.as_tensor(np.array([-1.0, 1.0]))
 
 

@@ -202,7 +202,8 @@ def parse_draws(chains: list[dict[str, list[float]]]) -> dict[str, np.ndarray]:
             values = [chain[key] for chain in chains]
             if not all(_is_real(x) for draws in values for x in draws):
                 raise ValueError(f"draws of {key!r} must be numbers")
-            array[(slice(None), slice(None), *index)] = values
+            where: tuple[slice | int, ...] = (slice(None), slice(None), *index)
+            array[where] = values
         if not np.isfinite(array).all():
             bad = int(np.size(array) - np.isfinite(array).sum())
             raise ValueError(f"draws of {name!r}: {bad} of {array.size} values are NaN or infinite")
