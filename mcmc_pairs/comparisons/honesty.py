@@ -6,7 +6,7 @@ small), draws copied from the reference (every difference 0), or draws that
 change from one call to the next with the same seed (the contract promises
 bit-for-bit reproducibility). Each side under test gets three findings, each a
 row of the run's checks with its own :class:`~.kinds.CheckKind`; a failed one
-makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
+makes the side ``disagree`` (:func:`~.stats.verdicts.verdict_of`).
 
 * **independence** (:func:`independence_check`): for every pair of chains and
   every compared quantity, the correlation of the two chains' draws at equal
@@ -51,8 +51,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons.agreement import CHECK_COLUMNS, CHECK_TEST_COLUMNS
 from mcmc_pairs.comparisons.kinds import CheckKind
+from mcmc_pairs.comparisons.stats.checks import CHECK_COLUMNS, CHECK_TEST_COLUMNS
 
 ALPHA = 1e-6
 """Family-wise false-positive rate of the independence check's test (Bonferroni)."""
@@ -521,7 +521,7 @@ def honesty_checks(
         Columns :data:`COLUMNS`, per side its independence, copy and (when
         given) reproducibility row.
     """
-    from mcmc_pairs.comparisons.agreement import discrete_quantities
+    from mcmc_pairs.comparisons.stats.quantities import discrete_quantities
 
     discrete = discrete_quantities(sides)
     rows, memo = [], {}  # the reference's chain statistics, once for every side
