@@ -72,7 +72,9 @@ def summarize_sides(
         reuse.SUMMARIES.store(keys[label], frame.copy())
         if disk is not None:
             disk.save(keys[label], frame)
-    return {label: (made[label] if kept[label] is None else kept[label].copy()) for label in sides}
+    return {
+        label: made[label] if (found := kept[label]) is None else found.copy() for label in sides
+    }
 
 
 def _kept_summary(key: tuple, disk: SummaryMemo | None) -> pd.DataFrame | None:

@@ -27,7 +27,7 @@ SciPy is imported in the functions that use it, so a run loads it only once it c
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable
 
 import numpy as np
 import pandas as pd
@@ -48,7 +48,7 @@ alpha with no multiplicity correction, however many checks there are."""
 TAIL_FACTOR = 2.0
 """The 5 % and 95 % quantiles' tolerance is this many times ``delta``: their MCSE is about
 2.1 times the mean's for the same ESS (normal theory: sqrt(p (1 - p)) / phi(z_p))."""
-Z_DF = {
+Z_DF: dict[str, int] = {
     Statistic.MEAN: 30,
     Statistic.SD: 30,
     Statistic.Q5: 20,
@@ -92,7 +92,7 @@ times its Holm threshold: its MCSE would have to be underestimated fourfold (its
 ESS sixteenfold) for Monte Carlo error to explain the difference."""
 
 
-def z_p_values(z: np.ndarray, statistics: Sequence[str]) -> np.ndarray:
+def z_p_values(z: np.ndarray, statistics: Iterable[str]) -> np.ndarray:
     """Return two-sided p-values of z-scores, each under its statistic's Student-t (:func:`z_df`).
 
     One call for the whole table: scipy's per-call overhead would otherwise
@@ -141,10 +141,9 @@ def holm(checks: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     rejected_sorted = np.cumprod(checks["p"].to_numpy()[order] <= level).astype(bool)
     threshold = np.empty(m)
     passed = np.empty(m, dtype=bool)
+    df: np.ndarray | float = float(z_df(Statistic.MEAN))
     if "statistic" in checks:
         df = checks["statistic"].map(z_df).to_numpy(dtype=float)[order]
-    else:
-        df = z_df(Statistic.MEAN)
     threshold[order] = stats.t.isf(level / 2, df)
     passed[order] = ~rejected_sorted
     levels = np.empty(m)

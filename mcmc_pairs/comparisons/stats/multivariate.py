@@ -45,8 +45,9 @@ def energy_checks(
         a, b = a.sel(quantity=common), b.sel(quantity=common)
         if not (np.isfinite(a.values).all() and np.isfinite(b.values).all()):
             continue
-        min_ess = tuple(
-            float(summaries[label].loc[common, "ess_bulk"].min()) for label in (a_label, b_label)
+        min_ess = (
+            float(summaries[a_label].loc[common, "ess_bulk"].min()),
+            float(summaries[b_label].loc[common, "ess_bulk"].min()),
         )
         rng = np.random.default_rng(0)
         statistic, p, critical = energy.energy_test(a, b, min_ess, rng, level)

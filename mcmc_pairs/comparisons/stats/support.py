@@ -26,8 +26,9 @@ def support_checks(sides: Mapping[str, xr.DataArray]) -> list[Check]:
     """
     checks = []
     for label, da in sides.items():
-        bad = (~np.isfinite(da)).mean(SAMPLE_DIMS)
-        for quantity, fraction in zip(da["quantity"].values, bad.values, strict=True):
+        values = np.asarray(da.transpose(*SAMPLE_DIMS, "quantity").values, dtype=float)
+        bad = (~np.isfinite(values)).mean(axis=(0, 1))
+        for quantity, fraction in zip(da["quantity"].values, bad, strict=True):
             checks.append(
                 Check(
                     comparison=label,

@@ -9,7 +9,8 @@ one :class:`~.checks.Check` of kind ``agreement`` or ``exact`` per row
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -94,9 +95,9 @@ def _agreement_rows(
     """
     rows = []
     for a_label, b_label in pairs:
-        a, b = summaries[a_label], summaries[b_label]
-        common = a.index.intersection(b.index, sort=False)
-        a, b = _columns(a.loc[common]), _columns(b.loc[common])  # arrays: no per-cell lookup
+        common = summaries[a_label].index.intersection(summaries[b_label].index, sort=False)
+        # arrays: no per-cell lookup
+        a, b = (_columns(summaries[label].loc[common]) for label in (a_label, b_label))
         scale = np.hypot(a[Statistic.SD], b[Statistic.SD]) / np.sqrt(2)
         for i, quantity in enumerate(common):
             for stat in statistics_of(quantity):
@@ -123,25 +124,25 @@ def _exact_rows(
     """Return the z-checks of every side against the exact answer, where it is known."""
     rows = []
     for label, summary in summaries.items():
+        at = {str(quantity): i for i, quantity in enumerate(summary.index)}
+        values = _columns(summary)  # arrays: no per-cell lookup
         for quantity, exact in reference.items():
-            if quantity not in summary.index:
+            if quantity not in at:
                 continue
+            i = at[quantity]
             for stat in statistics_of(quantity):
                 truth = exact.statistic(stat)
                 if truth is None:
                     continue
-                se = summary.at[quantity, f"mcse_{stat}"]
-                row = _z_row(
-                    f"{label} vs exact", quantity, stat, summary.at[quantity, stat], truth, se
-                )
-                batch = summary.at[quantity, f"batch_{stat}"]
-                scale = exact.sd if exact.sd is not None else summary.at[quantity, Statistic.SD]
+                se = values[f"mcse_{stat}"][i]
+                row = _z_row(f"{label} vs exact", quantity, stat, values[stat][i], truth, se)
+                scale = exact.sd if exact.sd is not None else values[Statistic.SD][i]
                 rows.append(
                     {
                         **row,
                         "side": label,
                         "kind": CheckKind.EXACT,
-                        "se_batch": batch,
+                        "se_batch": values[f"batch_{stat}"][i],
                         "scale": scale,
                     }
                 )
@@ -226,15 +227,19 @@ def tested_z_checks(
 
 def z_check_records(table: pd.DataFrame) -> list[Check]:
     """Return a :class:`~.checks.Check` of every row of :func:`tested_z_checks`, in its order."""
-    return [
-        Check(
-            **row._asdict()
-            | {
-                "kind": CheckKind(row.kind),
-                "passed": bool(row.passed),
-                "gross": bool(row.gross),
-                "equivalent": None if pd.isna(row.equivalent) else bool(row.equivalent),
-            }
-        )
-        for row in table[list(FRAME_COLUMNS)].itertuples(index=False)
-    ]
+    return [_z_check(row) for row in table[list(FRAME_COLUMNS)].to_dict("records")]
+
+
+def _z_check(row: Mapping[Hashable, Any]) -> Check:
+    """Return the :class:`~.checks.Check` of one row of :func:`tested_z_checks`."""
+    fields = {str(name): value for name, value in row.items()}
+    equivalent = fields["equivalent"]
+    return Check(
+        **fields
+        | {
+            "kind": CheckKind(fields["kind"]),
+            "passed": bool(fields["passed"]),
+            "gross": bool(fields["gross"]),
+            "equivalent": None if pd.isna(equivalent) else bool(equivalent),
+        }
+    )
