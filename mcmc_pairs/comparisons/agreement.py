@@ -182,10 +182,7 @@ def compare_draws(
         names the side each check judges (:func:`side_verdicts`).
     summaries : dict of str to DataFrame
     """
-    for name, value in (("alpha", alpha), ("alpha_equivalence", alpha_equivalence)):
-        if not (isinstance(value, (int, float)) and 0 < value < 1):
-            raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
-    tolerances(tolerance)  # checks it
+    _check_levels(alpha, alpha_equivalence, tolerance)
     chains = {da.sizes["chain"] for da in sides.values()}
     original = sides
     sides, statistics_of = with_lattice_indicators(sides, statistics)
@@ -215,6 +212,14 @@ def compare_draws(
     if multivariate:
         checks = with_energy_checks(checks, original, pairs, summaries)
     return verdict_of(checks), checks, summaries
+
+
+def _check_levels(alpha: float, alpha_equivalence: float, tolerance: float) -> None:
+    """Raise ValueError unless both rates lie in (0, 1) and the tolerance is positive."""
+    for name, value in (("alpha", alpha), ("alpha_equivalence", alpha_equivalence)):
+        if not (isinstance(value, (int, float)) and 0 < value < 1):
+            raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
+    tolerances(tolerance)  # checks it
 
 
 def with_energy_checks(

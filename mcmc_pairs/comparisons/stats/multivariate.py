@@ -15,7 +15,7 @@ import pandas as pd
 import xarray as xr
 
 from mcmc_pairs.comparisons import energy
-from mcmc_pairs.comparisons.kinds import CheckKind, Measure
+from mcmc_pairs.comparisons.kinds import CheckKind, Gate, Measure
 from mcmc_pairs.comparisons.stats.checks import ALL_QUANTITIES, Check
 
 
@@ -46,8 +46,8 @@ def energy_checks(
         if not (np.isfinite(a.values).all() and np.isfinite(b.values).all()):
             continue
         min_ess = (
-            float(summaries[a_label].loc[common, "ess_bulk"].min()),
-            float(summaries[b_label].loc[common, "ess_bulk"].min()),
+            float(summaries[a_label].loc[common, Gate.ESS_BULK].min()),
+            float(summaries[b_label].loc[common, Gate.ESS_BULK].min()),
         )
         rng = np.random.default_rng(0)
         statistic, p, critical = energy.energy_test(a, b, min_ess, rng, level)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons.kinds import Statistic
+from mcmc_pairs.comparisons.kinds import Gate, Statistic
 from mcmc_pairs.comparisons.pair import PROBS, quantile_label
 from mcmc_pairs.comparisons.stats.quantities import SAMPLE_DIMS
 
@@ -63,11 +63,11 @@ def summarize(quantities: xr.DataArray) -> pd.DataFrame:
     root_chains = np.sqrt(quantities.sizes["chain"])
     for label, values in per_chain.items():
         columns[f"batch_{label}"] = values.std("chain", ddof=1) / root_chains
-    columns["ess_bulk"] = azs.ess(ds, method="bulk")["q"]
+    columns[Gate.ESS_BULK] = azs.ess(ds, method="bulk")["q"]
     each_chain = ds.rename(chain="batch").expand_dims(chain=1)  # every chain on its own
     columns["ess_within"] = azs.ess(each_chain, method="bulk")["q"].sum("batch")
-    columns["ess_tail"] = azs.ess(ds, method="tail")["q"]
-    columns["r_hat"] = azs.rhat(ds)["q"]
+    columns[Gate.ESS_TAIL] = azs.ess(ds, method="tail")["q"]
+    columns[Gate.R_HAT] = azs.rhat(ds)["q"]
     index = pd.Index(quantities["quantity"].values, name="quantity")
     return pd.DataFrame(
         {k: np.asarray(v.values, dtype=float) for k, v in columns.items()}, index=index
