@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -136,7 +136,9 @@ def flag_thresholds(sd: np.ndarray) -> tuple[float, np.ndarray]:
     return z, np.maximum(R_FLOOR, z * sd)
 
 
-def _correlations(a: ChainStats, b: ChainStats, pairs, keep) -> tuple[np.ndarray, np.ndarray]:
+def _correlations(
+    a: ChainStats, b: ChainStats, pairs: Sequence[tuple[int, int]], keep: np.ndarray | slice
+) -> tuple[np.ndarray, np.ndarray]:
     """Return r and its null sd (pair, quantity): chain ``i`` of ``a`` with chain ``j`` of ``b``."""
     n = a.scaled.shape[1]
     r = np.array([(a.scaled[i][:, keep] * b.scaled[j][:, keep]).mean(axis=0) for i, j in pairs])
@@ -252,13 +254,18 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
     )
 
 
+NearCopyKey = tuple[tuple[str, ...], int]
+"""The compared quantities and draws under which :func:`near_copy_check` keeps a reference's
+:class:`ChainStats`."""
 NEAR_COPY = "correlation with the reference"
 """The statistic of the copy check's second row (:func:`near_copy_check`)."""
 SHARED = "draws shared by two chains"
 """The independence check's statistic when two chains share their draws (:func:`_shared`)."""
 
 
-def _shared(values: np.ndarray, pairs, continuous: Sequence[bool]) -> np.ndarray:
+def _shared(
+    values: np.ndarray, pairs: Sequence[tuple[int, int]], continuous: Sequence[bool]
+) -> np.ndarray:
     """Return (pair, quantity): the share of a continuous quantity's draws two chains share.
 
     Shared at any position: chains that are copies, circular shifts, reversals
@@ -266,9 +273,8 @@ def _shared(values: np.ndarray, pairs, continuous: Sequence[bool]) -> np.ndarray
     index may be 0), which independent chains of a continuous quantity never
     do. Discrete quantities get 0 (equal values are their nature).
     """
-    continuous = np.asarray(continuous, dtype=bool)
     shared = np.array([_copied_shares(values[j], values[i]) for i, j in pairs])
-    return np.where(continuous, shared, 0.0)
+    return np.where(np.asarray(continuous, dtype=bool), shared, 0.0)
 
 
 def copy_check(
@@ -315,7 +321,10 @@ def copy_check(
 
 
 def near_copy_check(
-    label: str, quantities: xr.DataArray, reference: xr.DataArray, memo: dict | None = None
+    label: str,
+    quantities: xr.DataArray,
+    reference: xr.DataArray,
+    memo: dict[NearCopyKey, ChainStats] | None = None,
 ) -> Check:
     """Return the near-copy check of one side: its chains against the reference's, draw by draw.
 
@@ -406,7 +415,7 @@ def _copied_shares(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
 
 
 @contextmanager
-def other_global_state(seed: int):
+def other_global_state(seed: int) -> Iterator[None]:
     """Set Python's and NumPy's global generators to a state of ``seed``, and the clock on.
 
     A sampler that ignores its seed and draws from a global generator gives
@@ -461,7 +470,7 @@ def reproducibility_check(
     differ = {v: _differing(first[v], second[v]) for v in first}
     total = sum(np.size(first[v]) for v in first)
     share = sum(d * np.size(first[v]) for v, d in differ.items()) / max(total, 1)
-    worst = max(differ, key=differ.get) if differ else ""
+    worst = max(differ, key=lambda v: differ[v]) if differ else ""
     said = (
         f"{differ[worst]:.1%} of the values of {worst} differ"
         if share
@@ -527,7 +536,8 @@ def honesty_checks(
     from mcmc_pairs.comparisons.stats.quantities import discrete_quantities
 
     discrete = discrete_quantities(sides)
-    rows, memo = [], {}  # the reference's chain statistics, once for every side
+    rows: list[Check] = []
+    memo: dict[NearCopyKey, ChainStats] = {}  # the reference's, once for every side
     for label in under_test:
         rows.append(independence_check(label, sides[label], discrete))
         rows.append(copy_check(label, sides[label], sides[reference], discrete))
