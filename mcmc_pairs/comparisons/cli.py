@@ -586,10 +586,10 @@ def _report(args) -> int:
     twin is most of the report's time, last), so that the other pairs fill the
     other cores meanwhile.
     """
+    from mcmc_pairs.comparisons.execution import available_cores
     from mcmc_pairs.comparisons.files import writable_dir
     from mcmc_pairs.comparisons.registry import PAIRS
     from mcmc_pairs.comparisons.report import write_index
-    from mcmc_pairs.handrolled._common import available_cores
 
     writable_dir(args.out)
     pairs = list(PAIRS)

@@ -12,10 +12,10 @@ The policy, in one place:
   fresh interpreter could not import by name; the forked child runs that one
   call and nothing else, so the threads fork does not copy are not needed.
 * **Cores and niceness.** ``report`` runs one worker per available core
-  (``handrolled._common.available_cores``), every pair but the longest at
-  niceness +5; Dask runs one single-threaded worker per core; every
-  replication and the energy check run on one BLAS thread, so no number
-  depends on how many there are.
+  (:func:`available_cores`, which also decides the summaries' child and nutpie's
+  chains), every pair but the longest at niceness +5; Dask runs one
+  single-threaded worker per core; every replication and the energy check
+  run on one BLAS thread, so no number depends on how many there are.
 * **Timeouts.** A hand-written sampler has one (``--timeout``): its child
   is killed when the time is up, and the run ends with an error naming it.
   Nothing else is waited on for ever: the summaries' child is given up on
@@ -72,6 +72,20 @@ CHILD_WAIT_FACTOR = 4.0
 """A child whose share of the work takes this many times the caller's is given up on."""
 STRAY_THREAD_WAIT_S = 3.0
 """Seconds the end of a run waits for the non-daemon threads a sampler left running."""
+
+
+def available_cores() -> int:
+    """Return how many processors this process may run on (at least 1).
+
+    The harness's count (``report``'s workers, the summaries' child, nutpie's
+    chains). The hand-written samplers count their threads' cores themselves
+    (``handrolled._common.available_cores``): a sampler package stands alone and
+    imports nothing of the harness.
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 @contextmanager

@@ -6,7 +6,7 @@ small), draws copied from the reference (every difference 0), or draws that
 change from one call to the next with the same seed (the contract promises
 bit-for-bit reproducibility). Each side under test gets three findings, each a
 row of the run's checks with its own :class:`~.kinds.CheckKind`; a failed one
-makes the side ``disagree`` (:func:`~.agreement.verdict_of`).
+makes the side ``disagree`` (:func:`~.stats.verdicts.verdict_of`).
 
 * **independence** (:func:`independence_check`): for every pair of chains and
   every compared quantity, the correlation of the two chains' draws at equal
@@ -44,15 +44,15 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcmc_pairs.comparisons.agreement import CHECK_COLUMNS, CHECK_TEST_COLUMNS
 from mcmc_pairs.comparisons.kinds import CheckKind
+from mcmc_pairs.comparisons.stats.checks import ALL_QUANTITIES, Check, checks_frame
 
 ALPHA = 1e-6
 """Family-wise false-positive rate of the independence check's test (Bonferroni)."""
@@ -70,7 +70,6 @@ RERUN_TUNE = 20
 """Tuning steps of each of the reproducibility check's two short calls."""
 CLOCK_SHIFT_S = 86_400
 """Seconds the clock reads ahead per step of :func:`other_global_state` (a day)."""
-COLUMNS = (*CHECK_COLUMNS, "gross", *CHECK_TEST_COLUMNS)
 
 
 def chain_correlations(values: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray, np.ndarray]:
@@ -194,8 +193,8 @@ def testable(values: np.ndarray) -> np.ndarray:
     return finite & (moves >= MIN_MOVES)
 
 
-def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[str]) -> dict:
-    """Return the independence check of one side's chains: one row of the checks table.
+def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[str]) -> Check:
+    """Return the independence check of one side's chains: one check.
 
     Parameters
     ----------
@@ -208,8 +207,8 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
 
     Returns
     -------
-    dict
-        A row of :data:`COLUMNS`: the chain pair and quantity nearest to being
+    Check
+        A check (:class:`~.stats.checks.Check`): the chain pair and quantity nearest to being
         flagged, its correlation ``value`` and ``threshold``, ``passed``, the
         p-value of its correlation under independence and the Bonferroni level.
     """
@@ -220,7 +219,7 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
     keep = np.flatnonzero(testable(values))
     row = _row(label, CheckKind.INDEPENDENCE, "chain correlation")
     if keep.size == 0 or values.shape[0] < 2:
-        return row | {"passed": True, "note": "no quantity moves enough to be tested"}
+        return replace(row, passed=True, note="no quantity moves enough to be tested")
     values, names = values[..., keep], [names[k] for k in keep]
     pairs, r, sd = chain_correlations(values)
     tests = r.size
@@ -246,16 +245,17 @@ def independence_check(label: str, quantities: xr.DataArray, discrete: Sequence[
         f"than {MIN_MOVES} times in a chain)"
     )
     if same[worst]:
-        row = row | {"statistic": SHARED, "value": float(shared[worst]), "threshold": COPY_FRACTION}
+        row = replace(row, statistic=SHARED, value=float(shared[worst]), threshold=COPY_FRACTION)
     else:
-        row = row | {"value": float(r[worst]), "threshold": float(threshold[worst])}
-    return row | {
-        "quantity": name,
-        "passed": not flagged.any(),
-        "p": float(p),
-        "level": ALPHA / tests,
-        "note": note,
-    }
+        row = replace(row, value=float(r[worst]), threshold=float(threshold[worst]))
+    return replace(
+        row,
+        quantity=name,
+        passed=not bool(flagged.any()),
+        p=float(p),
+        level=ALPHA / tests,
+        note=note,
+    )
 
 
 NEAR_COPY = "correlation with the reference"
@@ -280,8 +280,8 @@ def _shared(
 
 def copy_check(
     label: str, quantities: xr.DataArray, reference: xr.DataArray, discrete: Sequence[str]
-) -> dict:
-    """Return the copy check of one side against the reference: one row of the checks table.
+) -> Check:
+    """Return the copy check of one side against the reference: one check.
 
     Parameters
     ----------
@@ -294,15 +294,15 @@ def copy_check(
 
     Returns
     -------
-    dict
-        A row of :data:`COLUMNS`: the quantity with the largest share of draws
+    Check
+        A check (:class:`~.stats.checks.Check`): the quantity with the largest share of draws
         found among the reference's (``value``), against :data:`COPY_FRACTION`.
     """
     row = _row(label, CheckKind.COPY, "draws found in the reference")
     theirs = {str(q) for q in reference["quantity"].values} - set(discrete)
     names = [str(q) for q in quantities["quantity"].values if str(q) in theirs]
     if not names:
-        return row | {"passed": True, "note": "no continuous quantity to compare"}
+        return replace(row, passed=True, note="no continuous quantity to compare")
     shares = _copied_shares(_columns(quantities, names), _columns(reference, names))
     worst = int(np.argmax(shares))
     copied = [q for q, share in zip(names, shares, strict=True) if share >= COPY_FRACTION]
@@ -311,13 +311,14 @@ def copy_check(
         f"reference's; {len(copied)} of {len(names)} continuous quantities at least "
         f"{COPY_FRACTION:.0%}"
     )
-    return row | {
-        "quantity": names[worst],
-        "value": float(shares[worst]),
-        "threshold": COPY_FRACTION,
-        "passed": not copied,
-        "note": note,
-    }
+    return replace(
+        row,
+        quantity=names[worst],
+        value=float(shares[worst]),
+        threshold=COPY_FRACTION,
+        passed=not copied,
+        note=note,
+    )
 
 
 def near_copy_check(
@@ -325,7 +326,7 @@ def near_copy_check(
     quantities: xr.DataArray,
     reference: xr.DataArray,
     memo: ChainMemo | None = None,
-) -> dict:
+) -> Check:
     """Return the near-copy check of one side: its chains against the reference's, draw by draw.
 
     Every chain of the side is paired with every chain of the reference over
@@ -339,8 +340,8 @@ def near_copy_check(
 
     Returns
     -------
-    dict
-        A row of :data:`COLUMNS` (kind ``copy``, statistic ``correlation with the
+    Check
+        A check (:class:`~.stats.checks.Check`) (kind ``copy``, statistic ``correlation with the
         reference``): the pair of chains and quantity nearest to being flagged.
     """
     from scipy import stats
@@ -358,7 +359,7 @@ def near_copy_check(
     )  # fmt: skip
     keep = np.flatnonzero(testable(mine) & testable(theirs))
     if keep.size == 0:
-        return row | {"passed": True, "note": "no quantity moves enough to be tested"}
+        return replace(row, passed=True, note="no quantity moves enough to be tested")
     memo = {} if memo is None else memo
     key = (tuple(names), draws)
     if key not in memo:
@@ -377,15 +378,16 @@ def near_copy_check(
         f"at equal draws where independent samplers give sd {sd[worst]:.3f}; {flagged} of "
         f"{tests} chain pairs x quantities flagged (|r| above {R_FLOOR:g} and {z:.2f} sd)"
     )
-    return row | {
-        "quantity": name,
-        "value": float(r[worst]),
-        "threshold": float(threshold[worst]),
-        "passed": flagged == 0,
-        "p": float(2 * stats.norm.sf(abs(r[worst]) / sd[worst])),
-        "level": ALPHA / tests,
-        "note": note,
-    }
+    return replace(
+        row,
+        quantity=name,
+        value=float(r[worst]),
+        threshold=float(threshold[worst]),
+        passed=flagged == 0,
+        p=float(2 * stats.norm.sf(abs(r[worst]) / sd[worst])),
+        level=ALPHA / tests,
+        note=note,
+    )
 
 
 def _columns(quantities: xr.DataArray, names: Sequence[str]) -> np.ndarray:
@@ -442,7 +444,7 @@ def other_global_state(seed: int) -> Iterator[None]:
 
 def reproducibility_check(
     label: str, rerun: Callable[[int, int], Mapping[str, np.ndarray]], seed: int
-) -> dict:
+) -> Check:
     """Return the reproducibility check of one side: call it twice, compare bit for bit.
 
     Parameters
@@ -457,8 +459,8 @@ def reproducibility_check(
 
     Returns
     -------
-    dict
-        A row of :data:`COLUMNS`: ``value`` the share of values that differ
+    Check
+        A check (:class:`~.stats.checks.Check`): ``value`` the share of values that differ
         between the two calls, ``threshold`` 0.
     """
     runs = []
@@ -479,13 +481,14 @@ def reproducibility_check(
         f"two more calls with seed {seed}, {RERUN_DRAWS} draws after {RERUN_TUNE} tuning "
         f"steps on the same data: {said}"
     )
-    return _row(label, CheckKind.REPRODUCIBILITY, "share of values differing") | {
-        "quantity": worst,
-        "value": float(share),
-        "threshold": 0.0,
-        "passed": share == 0,
-        "note": note,
-    }
+    return replace(
+        _row(label, CheckKind.REPRODUCIBILITY, "share of values differing"),
+        quantity=worst,
+        value=float(share),
+        threshold=0.0,
+        passed=bool(share == 0),
+        note=note,
+    )
 
 
 def _differing(a: np.ndarray, b: np.ndarray) -> float:
@@ -497,12 +500,12 @@ def _differing(a: np.ndarray, b: np.ndarray) -> float:
     return float(1 - same.mean()) if a.size else 0.0
 
 
-def _row(label: str, kind: CheckKind, statistic: str) -> dict:
-    """Return an empty row of :data:`COLUMNS` for ``label``'s ``kind`` check."""
+def _row(label: str, kind: CheckKind, statistic: str) -> Check:
+    """Return ``label``'s ``kind`` check of its whole run, passed, its numbers NaN."""
     nan = float("nan")
-    return dict(
-        comparison=label, side=label, kind=kind, quantity="all", statistic=statistic,
-        value=nan, threshold=nan, passed=True, gross=False, p=nan, level=nan, note="",
+    return Check(
+        comparison=label, side=label, kind=kind, quantity=ALL_QUANTITIES, statistic=statistic,
+        value=nan, threshold=nan, passed=True,
     )  # fmt: skip
 
 
@@ -510,7 +513,7 @@ def honesty_checks(
     sides: Mapping[str, xr.DataArray],
     under_test: Sequence[str],
     reference: str,
-    reproducibility: Sequence[dict] = (),
+    reproducibility: Sequence[Check] = (),
 ) -> pd.DataFrame:
     """Return the independence and copy checks of the sides ``under_test``, and their rest.
 
@@ -522,23 +525,23 @@ def honesty_checks(
         The labels of the sides to check.
     reference : str
         The reference's label, whose draws must not be copied.
-    reproducibility : sequence of dict
-        Rows from :func:`reproducibility_check`, made once per run.
+    reproducibility : sequence of Check
+        Checks from :func:`reproducibility_check`, made once per run.
 
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`COLUMNS`, per side its independence, copy and (when
+        :func:`~.stats.checks.checks_frame` of the checks, per side its independence, copy and (when
         given) reproducibility row.
     """
-    from mcmc_pairs.comparisons.agreement import discrete_quantities
+    from mcmc_pairs.comparisons.stats.quantities import discrete_quantities
 
     discrete = discrete_quantities(sides)
-    rows: list[dict] = []
+    rows: list[Check] = []
     memo: ChainMemo = {}  # the reference's chain statistics, once for every side
     for label in under_test:
         rows.append(independence_check(label, sides[label], discrete))
         rows.append(copy_check(label, sides[label], sides[reference], discrete))
         rows.append(near_copy_check(label, sides[label], sides[reference], memo))
-        rows += [row for row in reproducibility if row["side"] == label]
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+        rows += [row for row in reproducibility if row.side == label]
+    return checks_frame(rows)

@@ -121,3 +121,29 @@ class Statistic(_Word):
             if statistic.check == label:
                 return statistic
         raise ValueError(f"{label!r} is not a z-check's statistic ({[s.check for s in cls]})")
+
+
+class Gate(_Word):
+    """A side's own gate: the ``statistic`` of a :attr:`CheckKind.DIAGNOSTIC` check."""
+
+    R_HAT = "r_hat"
+    """R-hat below its threshold (:func:`~.stats.inference.rhat_threshold`)."""
+    ESS_BULK = "ess_bulk"
+    """Bulk ESS at least ``ESS_PER_CHAIN_MIN`` per chain."""
+    ESS_TAIL = "ess_tail"
+    """Tail ESS at least ``ESS_PER_CHAIN_MIN`` per chain."""
+    DIVERGENCES = "divergences"
+    """No divergent transition in any chain."""
+
+
+ESS_GATES = (Gate.ESS_BULK, Gate.ESS_TAIL)
+"""The gates on an effective sample size: a larger value is better."""
+
+
+class Measure(_Word):
+    """The ``statistic`` of a check that is neither a z-check nor a gate."""
+
+    NON_FINITE = "non-finite draws"
+    """Of a :attr:`CheckKind.SUPPORT` check: the fraction of non-finite draws of a quantity."""
+    ENERGY = "energy"
+    """Of a :attr:`CheckKind.MULTIVARIATE` check: the energy distance of two sides' draws."""

@@ -199,7 +199,7 @@ def nutpie_cores(pymc_kwargs: Mapping[str, Any], step: str | None) -> dict[str, 
     """
     if step is not None or pymc_kwargs.get("nuts_sampler", default_nuts()) != "nutpie":
         return {}
-    from mcmc_pairs.handrolled._common import available_cores
+    from mcmc_pairs.comparisons.execution import available_cores
 
     return {"cores": available_cores()}
 

@@ -24,7 +24,6 @@ from mcmc_pairs.comparisons.agreement import (
     AGREE,
     ALPHA_EQUIVALENCE,
     DISAGREE,
-    DIVERGENCES,
     INCONCLUSIVE,
     LEAD,
     NOT_CONVERGED,
@@ -34,7 +33,15 @@ from mcmc_pairs.comparisons.agreement import (
     tolerances,
 )
 from mcmc_pairs.comparisons.files import finite_or_none, write_atomic, write_report
-from mcmc_pairs.comparisons.kinds import HONESTY_KINDS, Z_KINDS, CheckKind, Role, Statistic
+from mcmc_pairs.comparisons.kinds import (
+    ESS_GATES,
+    HONESTY_KINDS,
+    Z_KINDS,
+    CheckKind,
+    Gate,
+    Role,
+    Statistic,
+)
 from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
 
 VERDICT_COLOURS = {
@@ -118,8 +125,8 @@ def severity(checks: pd.DataFrame) -> pd.Series:
     stat = checks["statistic"].astype(str)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = value / threshold
-        ratio = ratio.where(stat != "r_hat", (value - 1) / (threshold - 1))
-        ratio = ratio.where(~stat.isin(["ess_bulk", "ess_tail"]), threshold / value)
+        ratio = ratio.where(stat != Gate.R_HAT, (value - 1) / (threshold - 1))
+        ratio = ratio.where(~stat.isin(list(ESS_GATES)), threshold / value)
     ratio = ratio.where(checks["kind"] != CheckKind.SUPPORT, np.where(value > 0, np.inf, 0.0))
     ratio = ratio.where(~ratio.isna(), np.where(checks["passed"], 0.0, np.inf))
     return ratio.where(checks["passed"] | (ratio > 1), np.inf)
@@ -148,10 +155,10 @@ def describe_check(row) -> str:
             f"against its permutation critical value {row.threshold:.4g} (p = {p:.2g}, "
             f"level {level:.2g}){note}"
         )
-    if row.kind == CheckKind.DIAGNOSTIC and row.statistic == DIVERGENCES:
+    if row.kind == CheckKind.DIAGNOSTIC and row.statistic == Gate.DIVERGENCES:
         return f"{outcome}: {row.side}, {row.value:.0f} divergent transitions (gate: none)"
     if row.kind == CheckKind.DIAGNOSTIC:
-        gate = "below" if row.statistic == "r_hat" else "at least"
+        gate = "below" if row.statistic == Gate.R_HAT else "at least"
         return (
             f"{outcome}: {row.side}, {row.statistic} of {row.quantity} = {row.value:.4g} "
             f"(gate: {gate} {row.threshold:.4g})"

@@ -20,7 +20,8 @@ import pytest
 import xarray as xr
 
 from mcmc_pairs.comparisons import agreement, cli
-from mcmc_pairs.comparisons.kinds import CheckKind, Verdict
+from mcmc_pairs.comparisons.kinds import CheckKind, Gate, Verdict
+from mcmc_pairs.comparisons.stats import constants
 
 REF = "pymc"
 
@@ -113,15 +114,15 @@ def test_a_quantity_constant_on_both_sides_is_compared_exactly_not_gated_by_nan_
     verdict, z = judged(user=0.0, pymc=0.0)
     gates = z[z["kind"] == CheckKind.DIAGNOSTIC]
     assert gates["value"][gates["statistic"] == "r_hat"].isna().all()  # R-hat undefined
-    assert gates["passed"].all() and (gates["note"] == agreement.NOT_APPLICABLE).all()
+    assert gates["passed"].all() and (gates["note"] == constants.NOT_APPLICABLE).all()
     compared = z[z["kind"] == CheckKind.AGREEMENT]
     assert compared["passed"].all() and (compared["value"] == 0).all()
-    assert (compared["note"] == agreement.CONSTANT_EQUAL).all()
+    assert (compared["note"] == constants.CONSTANT_EQUAL).all()
     assert verdict == Verdict.AGREE
     # constant on both sides at different values: the exact comparison fails
     verdict, z = judged(user=0.0, pymc=1.0)
     mean = z[z["statistic"] == "z(mean)"].iloc[0]
-    assert not mean["passed"] and mean["gross"] and mean["note"] == agreement.CONSTANT_UNEQUAL
+    assert not mean["passed"] and mean["gross"] and mean["note"] == constants.CONSTANT_UNEQUAL
     assert verdict == Verdict.DISAGREE
 
 
@@ -129,7 +130,7 @@ def test_a_quantity_constant_on_the_reference_only_is_reference_failed():
     verdict, z = judged(user=None, pymc=0.0)
     rhat = z[(z["kind"] == CheckKind.DIAGNOSTIC) & (z["statistic"] == "r_hat")]
     assert rhat.set_index("side")["passed"].to_dict() == {"user": True, REF: False}
-    assert rhat.set_index("side").at[REF, "note"] == agreement.STUCK
+    assert rhat.set_index("side").at[REF, "note"] == constants.STUCK
     assert verdict == Verdict.REFERENCE_FAILED
     # the side stuck instead: its own gate fails, and its gross difference is its fault
     verdict, _ = judged(user=0.0, pymc=None)
@@ -218,7 +219,7 @@ def test_stuck_pymc_is_blamed_not_the_exact_sampler_end_to_end(stuck, tmp_path, 
         for c in doc["checks"]
         if c["side"] == "pymc" and c["quantity"] == "z" and c["statistic"] == "r_hat"
     ]
-    assert stuck_gate[0]["passed"] is False and stuck_gate[0]["note"] == agreement.STUCK
+    assert stuck_gate[0]["passed"] is False and stuck_gate[0]["note"] == constants.STUCK
     exact = {
         side: all(c["passed"] for c in doc["checks"] if c["kind"] == "exact" and c["side"] == side)
         for side in ("user", "pymc")
@@ -295,7 +296,7 @@ def test_a_divergent_reference_fails_its_own_gate_and_never_convicts_an_exact_sa
     jsonschema.validate(doc, validator("compare").schema)
     assert (code, doc["verdict"]) == (cli.EXIT_REFERENCE_FAILED, "reference failed")
     assert len(doc["looks"]) == 1  # a longer run with the seed diverges again: no second look
-    gate = [c for c in doc["checks"] if c["statistic"] == agreement.DIVERGENCES]
+    gate = [c for c in doc["checks"] if c["statistic"] == Gate.DIVERGENCES]
     assert [(c["side"], c["passed"]) for c in gate] == [("pymc", False)]
     assert gate[0]["value"] > 0
     assert "divergent transitions" in out and "target_accept" in out

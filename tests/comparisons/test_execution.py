@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from mcmc_pairs.comparisons import execution
 from mcmc_pairs.comparisons.execution import (
     ChildFailed,
     ChildInterpreter,
@@ -40,3 +41,9 @@ def test_a_child_that_fails_or_writes_something_else_costs_time_not_the_answer(t
         assert child.result(instead=lambda: "here") == "here"
         path = child.path
     assert not os.path.exists(path)  # the payload's file is removed
+
+
+def test_the_harness_counts_the_cores_this_process_may_run_on(monkeypatch):
+    assert execution.available_cores() == len(os.sched_getaffinity(0))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set())
+    assert execution.available_cores() == 1  # at least one, whatever the affinity says

@@ -55,10 +55,10 @@ def test_four_copies_of_one_ar1_chain_are_flagged_and_independent_chains_are_not
         rng = np.random.default_rng(seed)
         one = ar1(rng, 0.9, chains=1)
         copies = independent(np.repeat(one, 4, axis=0))
-        assert not copies["passed"] and copies["value"] == pytest.approx(1.0)
+        assert not copies.passed and copies.value == pytest.approx(1.0)
         for rho in (0.9, 0.999):  # the slow mixer's chains correlate widely, by chance alone
             row = independent(ar1(rng, rho))
-            assert row["passed"], (seed, rho, row["note"])
+            assert row.passed, (seed, rho, row.note)
 
 
 def test_near_identical_chains_are_flagged():
@@ -67,21 +67,21 @@ def test_near_identical_chains_are_flagged():
         one = ar1(rng, 0.9, chains=1)
         near = np.repeat(one, 4, axis=0) + 0.2 * one.std() * rng.normal(size=(4, 1000))
         row = independent(near)
-        assert not row["passed"] and row["value"] > 0.9, row["note"]
-        assert row["p"] < row["level"] and "chains" in row["note"]
+        assert not row.passed and row.value > 0.9, row.note
+        assert row.p < row.level and "chains" in row.note
 
 
 def test_constant_and_rarely_moving_quantities_are_not_tested():
     rng = np.random.default_rng(3)
     constant = np.full((4, 1000), 2.0)
-    assert independent(constant)["passed"]
-    assert "no quantity moves enough" in independent(constant)["note"]
+    assert independent(constant).passed
+    assert "no quantity moves enough" in independent(constant).note
     jump = np.zeros((4, 1000))
     jump[:, 500:] = 1.0  # one shared jump: r = 1, but two moves are no evidence
-    assert independent(jump, discrete=["q0"])["passed"]
+    assert independent(jump, discrete=["q0"]).passed
     coin = (rng.random((4, 1000)) < 0.3).astype(float)  # a discrete quantity that moves
-    assert independent(coin, discrete=["q0"])["passed"]
-    assert not independent(np.repeat(coin[:1], 4, axis=0), discrete=["q0"])["passed"]
+    assert independent(coin, discrete=["q0"]).passed
+    assert not independent(np.repeat(coin[:1], 4, axis=0), discrete=["q0"]).passed
 
 
 def test_bartlett_sd_matches_the_spread_of_independent_chains_correlations():
@@ -98,13 +98,13 @@ def test_draws_of_the_reference_are_flagged_as_copies_and_other_draws_are_not():
     reference = quantities(rng.normal(size=(4, 500)), rng.integers(0, 3, (4, 500)).astype(float))
     discrete = ["q1"]
     same = honesty.copy_check("user", reference.copy(), reference, discrete)
-    assert not same["passed"] and same["value"] == 1.0 and same["quantity"] == "q0"
+    assert not same.passed and same.value == 1.0 and same.quantity == "q0"
     values = reference.values.reshape(-1, 2)[rng.permutation(2000)].reshape(4, 500, 2)
     shuffled = honesty.copy_check("user", reference.copy(data=values), reference, discrete)
-    assert not shuffled["passed"] and shuffled["value"] == 1.0  # copies at other positions
+    assert not shuffled.passed and shuffled.value == 1.0  # copies at other positions
     other = quantities(rng.normal(size=(4, 500)), rng.integers(0, 3, (4, 500)).astype(float))
     row = honesty.copy_check("user", other, reference, discrete)
-    assert row["passed"] and row["value"] == 0.0  # the equal discrete values do not count
+    assert row.passed and row.value == 0.0  # the equal discrete values do not count
 
 
 def test_chains_that_are_shifts_or_reversals_of_one_chain_are_flagged():
@@ -116,10 +116,10 @@ def test_chains_that_are_shifts_or_reversals_of_one_chain_are_flagged():
         reversed_ = np.stack([one, one[::-1], np.roll(one, 500), np.roll(one, 500)[::-1]])
         for chains in (shifted, reversed_):
             row = independent(chains)
-            assert not row["passed"], row["note"]
-            assert row["statistic"] == honesty.SHARED and "share 100%" in row["note"]
+            assert not row.passed, row.note
+            assert row.statistic == honesty.SHARED and "share 100%" in row.note
         metropolis = np.repeat(ar1(rng, 0.5, draws=250), 4, axis=1)  # each value held 4 steps
-        assert independent(metropolis)["passed"]
+        assert independent(metropolis).passed
 
 
 def near_copy(side: np.ndarray, reference: np.ndarray) -> dict:
@@ -140,17 +140,17 @@ def test_near_copies_of_the_reference_are_flagged_and_independent_draws_are_not(
         for how, side in copies.items():
             assert not np.isin(side, reference).any() or how == "float32"
             row = near_copy(side, reference)
-            assert not row["passed"] and row["value"] > 0.99, (seed, how, row["note"])
+            assert not row.passed and row.value > 0.99, (seed, how, row.note)
         for rho in (0.9, 0.999):  # slow mixers correlate widely by chance: not flagged
             row = near_copy(ar1(rng, rho), ar1(rng, rho))
-            assert row["passed"], (seed, rho, row["note"])
+            assert row.passed, (seed, rho, row.note)
 
 
 def test_near_copy_check_uses_the_draws_both_sides_have():
     rng = np.random.default_rng(2)
     reference = ar1(rng, 0.5, draws=2000)
     row = near_copy(reference[:, :1000] + 1e-6 * rng.normal(size=(4, 1000)), reference)
-    assert not row["passed"] and "4 of 16 chain pairs" in row["note"]  # chain c with chain c
+    assert not row.passed and "4 of 16 chain pairs" in row.note  # chain c with chain c
 
 
 def clock_seeded(data, *, draws, tune, chains, random_seed):
@@ -168,7 +168,7 @@ def test_a_sampler_seeded_from_the_clock_is_flagged_however_fast_its_calls():
 
     before = time.time()
     row = honesty.reproducibility_check("user", call, 7)
-    assert not row["passed"] and row["value"] == 1.0
+    assert not row.passed and row.value == 1.0
     assert abs(time.time() - before) < 60  # the clock is the real one again
 
 
@@ -190,10 +190,10 @@ def test_a_sampler_ignoring_its_seed_is_flagged_and_a_seeded_one_is_not(timeout)
 
         return call
 
-    assert honesty.reproducibility_check("user", rerun(seeded), 7)["passed"]
+    assert honesty.reproducibility_check("user", rerun(seeded), 7).passed
     state = np.random.get_state()  # noqa: NPY002
     row = honesty.reproducibility_check("user", rerun(global_generator), 7)
-    assert not row["passed"] and row["value"] == 1.0 and "seed 7" in row["note"]
+    assert not row.passed and row.value == 1.0 and "seed 7" in row.note
     assert np.array_equal(np.random.get_state()[1], state[1])  # noqa: NPY002 - restored
 
 

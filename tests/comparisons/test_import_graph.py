@@ -201,3 +201,40 @@ def test_a_run_loads_summaries_and_plotting_only_when_it_uses_them():
 def test_the_pytest_plugin_imports_no_heavy_library():
     # every pytest session of an environment with mcmc-pairs loads it (the pytest11 entry point)
     assert loaded_after("import mcmc_pairs.comparisons.pytest_plugin") == set()
+
+
+STATS = "mcmc_pairs.comparisons.stats"
+KERNELS = ("quantities", "summaries", "inference")
+CHECK_KINDS = ("checks", "zchecks", "constants", "gates", "divergences", "support", "multivariate")
+PROCESSES = ("subprocess", "multiprocessing", "concurrent", "mcmc_pairs.comparisons.execution")
+
+
+def stats_modules() -> dict[str, Path]:
+    return {path.stem: path for path in sorted((PACKAGE / "stats").glob("*.py"))}
+
+
+def test_the_statistics_import_in_layers_kernels_then_check_kinds_then_verdicts():
+    graph = import_graph()
+    assert set(stats_modules()) == {"__init__", *KERNELS, *CHECK_KINDS, "verdicts"}
+    for name in KERNELS:
+        below = {f"{STATS}.{k}" for k in (*CHECK_KINDS, "verdicts")}
+        assert not graph[f"{STATS}.{name}"] & below, name
+    for name in CHECK_KINDS:
+        assert f"{STATS}.verdicts" not in graph[f"{STATS}.{name}"], name
+    assert not {t for t in graph[f"{STATS}.verdicts"] if t.startswith(STATS)} - {f"{STATS}.checks"}
+
+
+def test_no_statistics_module_starts_a_process_or_is_one():
+    for name, path in stats_modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        } | {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert not {m for m in imported if m and m.startswith(PROCESSES)}, name
+        assert "__main__" not in path.read_text(encoding="utf-8"), name
+    child = PACKAGE / "split_summaries.py"
+    assert 'ChildInterpreter("mcmc_pairs.comparisons.split_summaries"' in child.read_text()
+    assert 'if __name__ == "__main__"' in child.read_text()

@@ -42,3 +42,11 @@ def test_a_statistic_is_written_once_and_read_back_exactly():
     for wrong in ("mean", "z(q99)", "z(mean", "energy"):
         with pytest.raises(ValueError, match="not a z-check's statistic"):
             Statistic.of_check(wrong)
+
+
+def test_gates_and_measures_are_the_words_of_the_checks_table():
+    from mcmc_pairs.comparisons.kinds import ESS_GATES, Gate, Measure
+
+    assert [str(g) for g in Gate] == ["r_hat", "ess_bulk", "ess_tail", "divergences"]
+    assert ESS_GATES == ("ess_bulk", "ess_tail")
+    assert json.dumps([Measure.NON_FINITE, Measure.ENERGY]) == '["non-finite draws", "energy"]'

@@ -47,7 +47,7 @@ def test_a_step_method_replaces_the_pairs_keywords():
 def test_nutpie_runs_its_chains_on_every_core_with_the_same_draws(monkeypatch):
     """nutpie_cores: NUTS through nutpie gets the cores (PyMC's default would be one here)."""
     monkeypatch.setattr(pymc_runner, "default_nuts", lambda: "nutpie")
-    monkeypatch.setattr("mcmc_pairs.handrolled._common.available_cores", lambda: 3)
+    monkeypatch.setattr("mcmc_pairs.comparisons.execution.available_cores", lambda: 3)
     assert pymc_runner.nutpie_cores({}, None) == {"cores": 3}
     assert pymc_runner.nutpie_cores({"nuts_sampler": "nutpie"}, None) == {"cores": 3}
     assert pymc_runner.nutpie_cores({"nuts_sampler": "pymc"}, None) == {}  # processes: PyMC's
@@ -73,7 +73,7 @@ def test_a_daemonic_worker_samples_on_one_core_with_the_same_draws(monkeypatch):
     import multiprocessing
 
     monkeypatch.setattr(pymc_runner, "default_nuts", lambda: "nutpie")
-    monkeypatch.setattr("mcmc_pairs.handrolled._common.available_cores", lambda: 3)
+    monkeypatch.setattr("mcmc_pairs.comparisons.execution.available_cores", lambda: 3)
     assert pymc_runner.pymc_cores({}, None) == {"cores": 3}  # not a daemon: nutpie's threads
     with monkeypatch.context() as daemon:
         daemon.setattr(multiprocessing.current_process(), "daemon", True)

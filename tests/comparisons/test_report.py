@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from mcmc_pairs.comparisons import cli, registry
+from mcmc_pairs.comparisons import cli, execution, registry
 from mcmc_pairs.comparisons.report import write_index
 
 WRONG = "mcmc_pairs.handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
@@ -202,16 +202,12 @@ def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references(
 @pytest.mark.slow  # two reports, each pair's PyMC model compiled in three processes: ~30 s
 def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeypatch):
     """`report` on two workers: every pair's checks as on one, the index in registry order."""
-    import mcmc_pairs.handrolled._common
-
     pairs = tuple(registry.get_pair(name) for name in ("mh_beta", "bayes_net"))
     monkeypatch.setattr(registry, "PAIRS", pairs)
     monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")  # checks and order, not pictures
     outputs = {}
     for cores in (1, 2):
-        monkeypatch.setattr(
-            mcmc_pairs.handrolled._common, "available_cores", lambda cores=cores: cores
-        )
+        monkeypatch.setattr(execution, "available_cores", lambda cores=cores: cores)
         out = tmp_path / str(cores)
         # --no-cache: the second report runs PyMC on its workers too, not from the first's cache
         assert cli.main(["report", "--out", str(out), "--no-cache"]) == 0

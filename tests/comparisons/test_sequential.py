@@ -11,6 +11,7 @@ import pytest
 
 from mcmc_pairs.comparisons import agreement, honesty, run
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.stats import verdicts
 
 PAIR = get_pair("bivariate_normal")
 
@@ -150,7 +151,7 @@ def test_a_lead_shared_by_many_checks_holds_agree_and_the_next_look_catches_it(m
     correct = run.run_pair(PAIR, sampler=ExactDraws(), seed=6, progress=quiet)
     assert correct.verdict == agreement.AGREE
     assert all("held" not in look for look in correct.looks)
-    monkeypatch.setattr(agreement, "LEAD", float("inf"))  # without the hold: missed
+    monkeypatch.setattr(verdicts, "LEAD", float("inf"))  # without the hold: missed
     missed = run.run_pair(PAIR, sampler=ExactDraws(scale=0.97), seed=6, progress=quiet)
     assert missed.verdict == agreement.AGREE and len(missed.looks) == 1
 
