@@ -437,9 +437,8 @@ def _run(pair, args, data=None):
     stored["rename"] = parse_rename(getattr(args, "rename", None))
     sampler = getattr(args, "sampler", None)
     cache = _cache_dir(args)
-    return run_pair(
-        pair, sampler=sampler, data=data, cache=cache, **stored, **settings.from_args(args)
-    )
+    checked = settings.from_args(args, pair.settings)
+    return run_pair(pair, checked, sampler=sampler, data=data, cache=cache, **stored)
 
 
 def _write(result, out: Path):

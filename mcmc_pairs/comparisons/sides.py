@@ -209,7 +209,7 @@ class HandwrittenSource:
         start = time.perf_counter()
         output = self._sampler_output(draws, tune, self.state)
         seconds = time.perf_counter() - start
-        chains = self.settings["chains"]
+        chains = self.settings.chains
         tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
         return tree, seconds
 
@@ -222,9 +222,9 @@ class HandwrittenSource:
             self.data,
             draws=draws,
             tune=tune,
-            chains=self.settings["chains"],
-            random_seed=self.settings["seed"],
-            timeout=self.settings["timeout"],
+            chains=self.settings.chains,
+            random_seed=self.settings.seed,
+            timeout=self.settings.timeout,
             **extra,
         )
 
@@ -234,7 +234,7 @@ class HandwrittenSource:
         The reproducibility check's call (:mod:`~.honesty`): a resumable sampler
         starts from an empty ``state``, and ``--timeout`` holds as for any call.
         """
-        chains = self.settings["chains"]
+        chains = self.settings.chains
         output = self._sampler_output(draws, tune, None if self.state is None else {})
         shapes = self.shapes
         return contract.check_output(
@@ -243,7 +243,7 @@ class HandwrittenSource:
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
-        label, chains = self.label, self.settings["chains"]
+        label, chains = self.label, self.settings.chains
         say(RunEvent(self.pair_name, label, "start", chains, draws))
         if self.side is None:  # JIT warm-up, timed apart
             begin = time.perf_counter()
@@ -255,7 +255,7 @@ class HandwrittenSource:
                 tune=0,
                 chains=1,
                 random_seed=0,
-                timeout=self.settings["timeout"],
+                timeout=self.settings.timeout,
             )
             timings = {"compile_s": time.perf_counter() - begin, "sampling_s": 0.0}
             tree = None
@@ -266,7 +266,7 @@ class HandwrittenSource:
             more, seconds = self._call(draws - have, 0)
             tree = contract.concat_draws(tree, more)
         else:
-            tree, seconds = self._call(draws, self.settings["tune"])
+            tree, seconds = self._call(draws, self.settings.tune)
         before = timings.get("total_s", 0.0)  # the first look's event counts the warm-up too
         timings["sampling_s"] += seconds  # the sampler's calls only, as ESS per second needs
         timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
@@ -316,15 +316,15 @@ class PymcSource:
             self.data,
             draws=draws,
             tune=tune,
-            chains=self.settings["chains"],
-            random_seed=self.settings["seed"],
-            timeout=self.settings["timeout"],
+            chains=self.settings.chains,
+            random_seed=self.settings.seed,
+            timeout=self.settings.timeout,
             **extra,
         )
 
     def rerun(self, draws: int, tune: int) -> dict[str, np.ndarray]:
         """Return ``{variable: draws}`` of a fresh PyMC run with the seed, for :mod:`~.honesty`."""
-        settings = {**self.settings, "draws": draws, "tune": tune}
+        settings = replace(self.settings, draws=draws, tune=tune)
         cores = pymc_cores(self.pair.pymc_kwargs, self.step)
         tree = pymc_sample(
             self.model,
@@ -342,15 +342,15 @@ class PymcSource:
         """Return the run at ``draws`` from the reference cache, or None."""
         side = None if self.store is None else self.store.load(self.label, draws)
         if side is not None:
-            chains = self.settings["chains"]
+            chains = self.settings.chains
             say(RunEvent(self.pair.name, self.label, "cached", chains, draws, method=side.sampler))
         return side
 
     def _run(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Run PyMC at ``draws`` (and keep the run in the reference cache)."""
-        chains = self.settings["chains"]
+        chains = self.settings.chains
         say(RunEvent(self.pair.name, self.label, "start", chains, draws))
-        settings = {**self.settings, "draws": draws}
+        settings = replace(self.settings, draws=draws)
         side = run_pymc(
             self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
         )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from mcmc_pairs.comparisons.kinds import CheckKind, Verdict
 
 if TYPE_CHECKING:
-    from mcmc_pairs.comparisons.run import RunEvent
+    from mcmc_pairs.comparisons.run import PairResult, RunEvent
 
 
 def compare(
@@ -49,7 +49,7 @@ def compare(
     cache: bool | str | Path = True,
     alpha: float | None = None,
     **extras: Any,
-):
+) -> PairResult:
     """Run a user's sampler against a user's PyMC model and compare them.
 
     Parameters
@@ -97,16 +97,26 @@ def compare(
     """
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.datafile import read_data
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
     data = read_data(data, argument="data") if isinstance(data, str | Path) else data
     pair = model_pair(build_model, data, sampler, name=name, **extras)
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
-    settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
-    settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout, alpha=alpha)
-    cache = cache_directory(cache)
-    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)
-    result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
+    overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
+    overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
+    directory = cache_directory(cache)
+    settings = resolve_settings(pair, **overrides)
+    result = run_pair(
+        pair,
+        settings,
+        sampler=sampler,
+        data=data,
+        progress=progress,
+        reference=None if reference is None else str(reference),
+        rename=rename,
+        cache=directory,
+        alpha=alpha,
+    )
     return _written(result, out)
 
 
@@ -134,7 +144,7 @@ def cache_directory(cache: bool | str | Path | None) -> Path | None:
     return Path(cache)
 
 
-def _written(result, out: str | Path | None):
+def _written(result: PairResult, out: str | Path | None) -> PairResult:
     """Write ``result``'s report in ``out`` when given; return ``result``."""
     if out is not None:
         from mcmc_pairs.comparisons.report import write_pair_report
@@ -152,8 +162,8 @@ def _refuse_bad_output(name: str, out: str | Path | None) -> None:
 
 
 def assert_agree(
-    build_model: str | Callable, sampler: str | Callable, data: Mapping | str | Path, **kwargs
-):
+    build_model: str | Callable, sampler: str | Callable, data: Mapping | str | Path, **kwargs: Any
+) -> PairResult:
     """Assert that a sampler agrees with the PyMC model; return the result when it does.
 
     Parameters
