@@ -14,6 +14,7 @@ import pytest
 
 from mcmc_pairs.comparisons import cli, registry
 from mcmc_pairs.comparisons.report import write_index
+from mcmc_pairs.comparisons.settings import Settings
 
 WRONG = "mcmc_pairs.handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
 
@@ -166,7 +167,7 @@ def _sentence(verdict, failed_kind):
         checks=checks,
         sides=sides,
         pair=SimpleNamespace(variables=("x",)),
-        settings={"tolerance": 0.2, "draws": 1000},
+        settings=Settings.resolve(tolerance=0.2, draws=1000),
         looks=[{"draws": 1000}],
         cannot_grow=[],
     )
