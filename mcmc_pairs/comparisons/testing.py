@@ -65,14 +65,12 @@ def compare(
     name : str, optional
         The reports' name; default the model's folder, module and function.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
-        Settings shared by both sides (:data:`mcmc_pairs.comparisons.settings.FIELDS`
-        documents each, with its bounds); default the model module's ``SETTINGS``,
-        then the defaults there (1000, 1000, 4, a fixed seed, ...).
+        Both sides' :class:`~.settings.Settings` (:data:`~.settings.FIELDS` documents each);
+        default the model module's ``SETTINGS``, then FIELDS' (1000, 1000, 4, a fixed seed...).
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
-        Receives a :class:`~.run.RunEvent` at the start and the end of every side;
-        ``str(event)`` is the line (default: print it to stderr).
+        Receives every :class:`~.run.RunEvent` (``str(event)``: its line; default: print to stderr).
     reference, rename : optional
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
@@ -104,19 +102,11 @@ def compare(
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
     overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
     overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
-    directory = cache_directory(cache)
-    settings = resolve_settings(pair, **overrides)
+    directory, settings = cache_directory(cache), resolve_settings(pair, **overrides)
     result = run_pair(
-        pair,
-        settings,
-        sampler=sampler,
-        data=data,
-        progress=progress,
-        reference=None if reference is None else str(reference),
-        rename=rename,
-        cache=directory,
-        alpha=alpha,
-    )
+        pair, settings, sampler=sampler, data=data, progress=progress, rename=rename,
+        reference=None if reference is None else str(reference), cache=directory, alpha=alpha,
+    )  # fmt: skip
     return _written(result, out)
 
 

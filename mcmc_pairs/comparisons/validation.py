@@ -176,11 +176,8 @@ def validate(
     resolution, max_replications : float, int
         ``replications="auto"`` (:class:`AutoReplications`): shift to resolve, budget.
     **overrides : int
-        Override the method's defaults (:class:`~mcmc_pairs.comparisons.settings.GewekeSettings`:
-        ``replications``, ``steps``, ``tune``, ``seed``;
-        :class:`~mcmc_pairs.comparisons.settings.SbcSettings`: ``replications``, ``draws``,
-        ``tune``, ``chains``, ``seed``, ``max_draws``).
-        SBC's ``replications`` may be ``"auto"`` (:data:`AUTO`).
+        Override the method's :class:`~.settings.GewekeSettings` or :class:`~.settings.SbcSettings`
+        defaults; SBC's ``replications`` may be ``"auto"`` (:data:`AUTO`).
 
     Returns
     -------
@@ -203,15 +200,12 @@ def validate(
     start = time.perf_counter()
     done, error = _run_on_cluster(method, sim, sampler, settings, scheduler, client, say, auto)
     elapsed = time.perf_counter() - start
-    recorded: dict[str, Any] = settings.as_json()
-    if auto is not None:
-        recorded["replications"] = len(done) if error is None else auto.asked
-        recorded["auto"] = auto.record()
+    ran = len(done) if error is None else None
     base: dict[str, Any] = {
         "pair": pair.name,
         "method": method,
         "sampler": name,
-        "settings": {**recorded, "alpha": alpha, "scheduler": scheduler or "LocalCluster"},
+        "settings": _settings_json(settings, auto, ran, alpha, scheduler),
         "replications": done,
         "timings": {"total_s": elapsed},
     }
@@ -224,6 +218,25 @@ def validate(
     return ValidationResult(
         verdict=verdict_of(checks, details), checks=checks, details=details, **base
     )
+
+
+def _settings_json(
+    settings: GewekeSettings | SbcSettings,
+    auto: AutoReplications | None,
+    ran: int | None,
+    alpha: float,
+    scheduler: str | None,
+) -> dict[str, Any]:
+    """Return the JSON's ``settings``: the record's, an automatic run's, ``alpha``, ``scheduler``.
+
+    An automatic run adds its ``auto`` record, and its ``replications`` are those
+    it ran (``ran``; ``None``: it stopped, those its last stage asked for).
+    """
+    recorded: dict[str, Any] = settings.as_json()
+    if auto is not None:
+        recorded["replications"] = auto.asked if ran is None else ran
+        recorded["auto"] = auto.record()
+    return {**recorded, "alpha": alpha, "scheduler": scheduler or "LocalCluster"}
 
 
 @dataclass
