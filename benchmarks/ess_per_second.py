@@ -237,7 +237,7 @@ def measure_pair(
     from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
     pair = _pair(name)
-    fixed = resolve_settings(pair, draws=draws)["draws"]  # one look: speed, not a verdict
+    fixed = resolve_settings(pair, draws=draws).draws  # one look: speed, not a verdict
     repeats = check_integer("repeats", repeats, 1)
     seed = check_integer("seed", seed, 0)
     if budget_s is not None:
@@ -253,11 +253,14 @@ def measure_pair(
 
     warm = run_pair(
         pair,
-        draws=WARMUP_DRAWS,
-        tune=WARMUP_DRAWS,
-        chains=chains or 2,
-        seed=seed,
-        max_draws=WARMUP_DRAWS,
+        resolve_settings(
+            pair,
+            draws=WARMUP_DRAWS,
+            tune=WARMUP_DRAWS,
+            chains=chains or 2,
+            seed=seed,
+            max_draws=WARMUP_DRAWS,
+        ),
         progress=progress,
     )
     first_run = {label: side.timings["total_s"] for label, side in warm.sides.items()}
@@ -269,15 +272,13 @@ def measure_pair(
         peaks = {}
         result = run_pair(
             pair,
-            draws=draws,
-            tune=tune,
-            chains=chains,
-            seed=seed + r,
-            max_draws=fixed,
+            resolve_settings(
+                pair, draws=draws, tune=tune, chains=chains, seed=seed + r, max_draws=fixed
+            ),
             progress=progress,
         )
         runs.append((result, dict(peaks)))
-    settings = dict(runs[0][0].settings)
+    settings = runs[0][0].settings.as_json()
     for key in ("seed", "tolerance", "max_draws", "max_seconds", "timeout"):
         settings.pop(key, None)
     sides: dict[str, Any] = {}
@@ -648,7 +649,7 @@ def chain_scaling(
     """
     from mcmc_pairs.comparisons.loading import load_callable
     from mcmc_pairs.comparisons.registry import PAIRS
-    from mcmc_pairs.comparisons.settings import SAMPLING, Settings
+    from mcmc_pairs.comparisons.settings import Settings
 
     names = [p.name for p in PAIRS] if names is None else list(names)
     pairs = [_pair(n) for n in names]
@@ -659,11 +660,9 @@ def chain_scaling(
     seed = check_integer("seed", seed, 0)
     out = {}
     for pair in pairs:
-        settings = {k: v for k, v in Settings.resolve(pair.settings).items() if k in SAMPLING}
-        if draws is not None:
-            settings["draws"] = check_integer("draws", draws, 1)
-        if tune is not None:
-            settings["tune"] = check_integer("tune", tune, 0)
+        defaults = Settings.resolve(pair.settings)
+        n_draws = defaults.draws if draws is None else check_integer("draws", draws, 1)
+        n_tune = defaults.tune if tune is None else check_integer("tune", tune, 0)
         data = pair.load_data()
         sides: dict[str, Any] = {}
         for variant, spec in pair.handrolled.items():
@@ -671,9 +670,7 @@ def chain_scaling(
             _warm_handrolled(func, data)
             sides[side_label(HANDROLLED, variant)] = {
                 str(c): _time_side(
-                    _handrolled_runner(
-                        func, data, draws=settings["draws"], tune=settings["tune"], chains=c
-                    ),
+                    _handrolled_runner(func, data, draws=n_draws, tune=n_tune, chains=c),
                     pair.variables,
                     repeats,
                     seed,
@@ -684,7 +681,7 @@ def chain_scaling(
         nuts.compile()
         sides[PYMC] = {
             str(c): _time_side(
-                _nuts_run(nuts, draws=settings["draws"], tune=settings["tune"], chains=c),
+                _nuts_run(nuts, draws=n_draws, tune=n_tune, chains=c),
                 pair.variables,
                 repeats,
                 seed,
@@ -692,7 +689,7 @@ def chain_scaling(
             for c in chain_counts
         }
         out[pair.name] = {
-            "settings": {"draws": settings["draws"], "tune": settings["tune"]},
+            "settings": {"draws": n_draws, "tune": n_tune},
             "nuts_backend": "nutpie" if nuts.nutpie else "pymc",
             "sides": sides,
         }

@@ -56,14 +56,12 @@ def quantities_of(pair, spec, seed: int, witness: ModelWitness, data):
     shapes = {name: witness.variables[name] for name in pair.variables}
     output = resolve(spec)(
         copy.deepcopy(data),
-        draws=settings["draws"],
-        tune=settings["tune"],
-        chains=settings["chains"],
+        draws=settings.draws,
+        tune=settings.tune,
+        chains=settings.chains,
         random_seed=seed,
     )
-    tree = to_datatree(
-        output, list(shapes), shapes, settings["chains"], settings["draws"], str(spec)
-    )
+    tree = to_datatree(output, list(shapes), shapes, settings.chains, settings.draws, str(spec))
     side = Side(PYMC, PYMC, str(spec), tree, {})
     reference = dict(pair.reference(data)) if pair.reference else {}
     run._attach_quantities(pair, data, {PYMC: side}, reference, witness)

@@ -35,7 +35,7 @@ def measure(name: str, *, seed: int | None = None) -> dict:
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.kinds import Z_KINDS
     from mcmc_pairs.comparisons.report import resolution_table
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
     from mcmc_pairs.pairdata import posteriordb
 
     start = time.perf_counter()
@@ -43,7 +43,12 @@ def measure(name: str, *, seed: int | None = None) -> dict:
     pair = model_pair(posteriordb.model_spec(name), data, None, name=name)
     reference = f"posteriordb:{name}"
     result = run_pair(
-        pair, sampler="pymc", data=data, reference=reference, seed=seed, progress=lambda e: None
+        pair,
+        resolve_settings(pair, seed=seed),
+        sampler="pymc",
+        data=data,
+        reference=reference,
+        progress=lambda e: None,
     )
     seconds = time.perf_counter() - start
     checks = result.checks

@@ -50,7 +50,7 @@ import pandas as pd
 from IPython.display import display
 
 from mcmc_pairs.comparisons.registry import get_pair
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import bayes_net as bn
 from mcmc_pairs.handrolled import markov_chains as mc
 from mcmc_pairs.handrolled import wrong_samplers
@@ -380,8 +380,10 @@ if full:
 # [checking a sampler](checking_a_sampler.ipynb).
 
 # %%
-result = run_pair(get_pair("bayes_net"), draws=draws, tune=tune, chains=chains, seed=seed,
-                  max_draws=max_draws, progress=lambda event: None)  # fmt: skip
+pair = get_pair("bayes_net")
+settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed,
+                            max_draws=max_draws)  # fmt: skip
+result = run_pair(pair, settings, progress=lambda event: None)
 print(f"verdict: {result.verdict} "
       f"({', '.join(f'{side}: {v}' for side, v in result.verdicts.items())})")  # fmt: skip
 

@@ -54,7 +54,7 @@ from scipy import stats
 
 from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.registry import get_pair
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import bivariate_normal as gibbs
 from mcmc_pairs.handrolled import wrong_samplers
 from mcmc_pairs.pairdata.bivariate_normal import default_data
@@ -347,8 +347,10 @@ assert abs(ess_x1 / x1.size - 0.6) < 0.05
 # section 5).
 
 # %%
-result = run_pair(get_pair("bivariate_normal"), draws=draws, tune=tune, chains=chains, seed=seed,
-                  max_draws=max_draws, progress=lambda event: None)  # fmt: skip
+pair = get_pair("bivariate_normal")
+settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed,
+                            max_draws=max_draws)  # fmt: skip
+result = run_pair(pair, settings, progress=lambda event: None)
 reached = report.resolution_table(result).max().dropna()
 print(f"the suite's verdict: {result.verdict}; resolution reached (posterior sds): "
       + ", ".join(f"{stat} {value:.2f}" for stat, value in reached.items()))  # fmt: skip

@@ -66,15 +66,17 @@ import mcmc_pairs
 from mcmc_pairs.comparisons import agreement, energy, report
 from mcmc_pairs.comparisons.cli import exit_status
 from mcmc_pairs.comparisons.registry import get_pair
-from mcmc_pairs.comparisons.run import look_draws, run_pair, spent
+from mcmc_pairs.comparisons.run import look_draws, resolve_settings, run_pair, spent
 from mcmc_pairs.handrolled import bivariate_normal as bn
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_columns", 12)
 FULL = draws >= 1000  # claims that hold only at the full settings are asserted only there
-quiet = dict(draws=draws, tune=tune, chains=chains, seed=seed, progress=lambda event: None)
+quiet = dict(progress=lambda event: None)
 pair = get_pair("bivariate_normal")
-result = run_pair(pair, max_draws=max_draws, **quiet)
+settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed,
+                            max_draws=max_draws)  # fmt: skip
+result = run_pair(pair, settings, **quiet)
 GIBBS = "handrolled:gibbs"
 checks = result.checks
 print(f"verdict: {result.verdict}; {len(checks)} checks of {checks['kind'].nunique()} kinds")
@@ -402,7 +404,7 @@ assert rhats[0] > 1.01 and rhats[-1] < rhats[0]
 # draws as above (`pymc_from`), so only the planted sampler runs:
 
 # %%
-marginals = run_pair(pair, sampler=pair.wrong["independent_marginals"], max_draws=max_draws,
+marginals = run_pair(pair, settings, sampler=pair.wrong["independent_marginals"],
                      pymc_from=result, **quiet)  # fmt: skip
 print("verdict of independent_marginals:", marginals.verdict)
 
@@ -635,7 +637,7 @@ def reference_copy(data, *, draws, tune, chains, random_seed):
             chains=chains, random_seed=random_seed)["x"]}  # fmt: skip
 
 
-dishonest = {f.__name__: run_pair(pair, sampler=f, max_draws=max_draws, pymc_from=result, **quiet)
+dishonest = {f.__name__: run_pair(pair, settings, sampler=f, pymc_from=result, **quiet)
              for f in (copied_chain, clock_seeded, reference_copy)}  # fmt: skip
 honesty = ["independence", "copy", "reproducibility"]
 flagged = pd.concat([
@@ -725,7 +727,8 @@ def narrow(data, *, draws, tune, chains, random_seed, factor=0.98):
     return {"x": data["mu"] + factor * (x - data["mu"])}
 
 
-grown = run_pair(pair, sampler=narrow, max_draws=16 * draws, pymc_from=result, **quiet)
+grown = run_pair(pair, settings.replace(max_draws=16 * draws), sampler=narrow, pymc_from=result,
+                 **quiet)  # fmt: skip
 looks = pd.DataFrame([
     {"look": x["look"], "draws": x["draws"], "verdict": x["verdicts"]["user"],
      "held (lead)": x.get("held", {}).get("user")} for x in grown.looks
@@ -802,7 +805,7 @@ def overflowed(data, *, draws, tune, chains, random_seed):
     return {"x": x}
 
 
-infinite = run_pair(pair, sampler=overflowed, max_draws=max_draws, pymc_from=result, **quiet)
+infinite = run_pair(pair, settings, sampler=overflowed, pymc_from=result, **quiet)
 support = infinite.checks[(infinite.checks["kind"] == "support")
                           & (infinite.checks["side"] == "user")]  # fmt: skip
 display(support[["kind", "quantity", "statistic", "value", "threshold", "passed"]])
@@ -826,7 +829,7 @@ assert support.set_index("quantity").at["x[1]", "passed"]
 # both conditional sds: every draw is too wide, the centre is right.
 
 # %%
-broken = run_pair(pair, sampler=pair.wrong["gibbs_without_shrinkage"], max_draws=max_draws,
+broken = run_pair(pair, settings, sampler=pair.wrong["gibbs_without_shrinkage"],
                   pymc_from=result, **quiet)  # fmt: skip
 print("verdict for the planted bug:", broken.verdict)
 failed = broken.checks[~broken.checks["passed"]]

@@ -55,7 +55,7 @@ from scipy import special, stats
 
 from mcmc_pairs.comparisons.pairs import lda as lda_pair
 from mcmc_pairs.comparisons.registry import get_pair
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import lda, wrong_samplers
 from mcmc_pairs.pairdata.lda import BARS_SIDE, DEFAULT_BARS, bars_corpus, default_data
 
@@ -419,8 +419,10 @@ if full:  # sharper topics, a higher likelihood, closer to the bars: by many MCS
 # [checking a sampler](checking_a_sampler.ipynb).
 
 # %%
-result = run_pair(get_pair("lda"), draws=draws, tune=tune, chains=chains, seed=seed,
-                  max_draws=max_draws, progress=lambda event: None)  # fmt: skip
+pair = get_pair("lda")
+settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed,
+                            max_draws=max_draws)  # fmt: skip
+result = run_pair(pair, settings, progress=lambda event: None)
 print(f"verdict: {result.verdict} "
       f"({', '.join(f'{side}: {v}' for side, v in result.verdicts.items())})")  # fmt: skip
 

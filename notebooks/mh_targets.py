@@ -64,8 +64,8 @@ from mcmc_pairs.handrolled._common import chain_streams
 
 normal_data = mcmc_pairs.pairdata.mh_normal.default_data()  # mu 10, sigma 5, seed's step 1
 beta_data = mcmc_pairs.pairdata.mh_beta.default_data()  # a 2.31, b 0.627
-n_normal = resolve_settings(get_pair("mh_normal"), draws=draws)["draws"]
-n_beta = resolve_settings(get_pair("mh_beta"), draws=draws)["draws"]
+n_normal = resolve_settings(get_pair("mh_normal"), draws=draws).draws
+n_beta = resolve_settings(get_pair("mh_beta"), draws=draws).draws
 full = draws is None  # claims about the full-length runs are asserted there only
 
 # %% [markdown]
@@ -439,10 +439,12 @@ if full:  # the paragraph below
 # [checking a sampler](checking_a_sampler.ipynb).
 
 # %%
-quiet = dict(tune=tune, chains=chains, seed=seed, max_draws=max_draws, progress=lambda e: None)
-right = run_pair(get_pair("mh_beta"), draws=draws, **quiet)
-wrong = run_pair(get_pair("mh_beta"), sampler=wrong_sampler, draws=draws, pymc_from=right,
-                 **quiet)  # fmt: skip
+beta_pair = get_pair("mh_beta")
+settings = resolve_settings(beta_pair, draws=draws, tune=tune, chains=chains, seed=seed,
+                            max_draws=max_draws)  # fmt: skip
+right = run_pair(beta_pair, settings, progress=lambda e: None)
+wrong = run_pair(beta_pair, settings, sampler=wrong_sampler, pymc_from=right,
+                 progress=lambda e: None)  # fmt: skip
 reached = report.resolution_table(right).max().max()
 print(f"the suite's verdict: {right.verdict} for the random walk and independence sampler "
       f"(largest resolution reached: {reached:.2f} posterior sd), {wrong.verdict} for the "

@@ -45,10 +45,10 @@ import numpy as np
 
 from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.registry import get_pair
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
 pair = get_pair("bivariate_normal")
-result = run_pair(pair, draws=draws, tune=tune, chains=chains, seed=seed)
+result = run_pair(pair, resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed))
 
 # %% [markdown]
 # ## 1. 运行 · Run one comparison

@@ -56,7 +56,7 @@ from IPython.display import display
 from mcmc_pairs.comparisons import report
 from mcmc_pairs.comparisons.pairs import regression as reference
 from mcmc_pairs.comparisons.registry import get_pair
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import regression as reg
 from mcmc_pairs.handrolled import wrong_samplers
 from mcmc_pairs.models.regression import build_model
@@ -388,8 +388,10 @@ for name in ("beta0", "beta1"):
 # in [checking a sampler](checking_a_sampler.ipynb) (the resolution: its section 5).
 
 # %%
-result = run_pair(get_pair("regression"), draws=draws, tune=tune, chains=chains, seed=seed,
-                  max_draws=max_draws, progress=lambda event: None)  # fmt: skip
+pair = get_pair("regression")
+settings = resolve_settings(pair, draws=draws, tune=tune, chains=chains, seed=seed,
+                            max_draws=max_draws)  # fmt: skip
+result = run_pair(pair, settings, progress=lambda event: None)
 reached = report.resolution_table(result).max().dropna()
 print(
     f"the suite's verdict: {result.verdict} {result.verdicts}; resolution reached "

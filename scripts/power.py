@@ -194,8 +194,9 @@ def compare_task(pair_name: str, seed: int, wrong: bool, grid: Sequence[float]) 
             else planted.planted(spec, pair_name, kind, s, moments, resume=pair_name in SLOW)
         )
 
+        settings = run.resolve_settings(pair, seed=seed)
         once = functools.partial(
-            run.run_pair, pair, sampler=sampler, seed=seed, progress=_quiet, pymc_from=reference
+            run.run_pair, pair, settings, sampler=sampler, progress=_quiet, pymc_from=reference
         )
         label = name if kind is None else f"{_short(spec)}+{kind}"
         record, result = _compare_record("pairs", group, pair_name, label, seed, once, kind, s)
@@ -218,11 +219,10 @@ def zoo_task(
         once = functools.partial(
             run.run_pair,
             pair,
+            run.resolve_settings(pair, **settings, seed=seed),
             sampler=spec,
-            seed=seed,
             progress=_quiet,
             pymc_from=reference,
-            **settings,
         )
         record, result = _compare_record("zoo", group, name, _short(spec), seed, once)
         reference = reference or result

@@ -68,9 +68,9 @@ def z_scores(pair_name: str, variant: str, runs: int, seed: int) -> pd.DataFrame
     for run in range(runs):
         out = sampler(
             data,
-            draws=settings["draws"],
-            tune=settings["tune"],
-            chains=settings["chains"],
+            draws=settings.draws,
+            tune=settings.tune,
+            chains=settings.chains,
             random_seed=seed + run,
         )
         tree = out if isinstance(out, xr.DataTree) else azb.from_dict({"posterior": out})

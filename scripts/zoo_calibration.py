@@ -54,8 +54,9 @@ def one_seed(name: str, seed: int) -> tuple[pd.DataFrame, float]:
     model = next(m for m in zoo.MODELS if m.name == name)
     pair = model_pair(model.model, read_data(model.data), name=name)
     errors.quiet_third_party()
-    draws = run.resolve_settings(pair)["draws"]
-    result = run.run_pair(pair, sampler=model.sampler(), seed=seed, max_draws=draws)
+    settings = run.resolve_settings(pair, seed=seed)
+    settings = settings.replace(max_draws=settings.draws)  # one look
+    result = run.run_pair(pair, settings, sampler=model.sampler())
     checks = result.checks
     both = checks["comparison"].str.contains(" vs ")
     z = checks[both & (checks["kind"] == "agreement")][["quantity", "statistic", "value"]]

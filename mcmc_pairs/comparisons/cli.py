@@ -437,9 +437,8 @@ def _run(pair, args, data=None):
     stored["rename"] = parse_rename(getattr(args, "rename", None))
     sampler = getattr(args, "sampler", None)
     cache = _cache_dir(args)
-    return run_pair(
-        pair, sampler=sampler, data=data, cache=cache, **stored, **settings.from_args(args)
-    )
+    checked = settings.from_args(args, pair.settings)
+    return run_pair(pair, checked, sampler=sampler, data=data, cache=cache, **stored)
 
 
 def _write(result, out: Path):
@@ -518,6 +517,7 @@ def _replications(text: str) -> int | str:
 
 def _validate(args) -> int:
     from mcmc_pairs.comparisons.files import writable_dir
+    from mcmc_pairs.comparisons.settings import GewekeSettings, SbcSettings
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
     from mcmc_pairs.comparisons.validation_report import write_validation_report
 
@@ -529,7 +529,7 @@ def _validate(args) -> int:
     pair, _ = _pair_and_data(args)
     writable_dir(args.out)
     _refuse_report_name(args, pair.name, stem=f"{pair.name}_{args.method}")
-    names = ("replications", "steps", "draws", "tune", "chains", "seed", "max_draws")
+    names = dict.fromkeys([*GewekeSettings.DEFAULTS, *SbcSettings.DEFAULTS])  # either method's
     overrides = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
     for key in ("resolution", "max_replications"):
         if getattr(args, key) is not None:

@@ -42,6 +42,7 @@ import math
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import arviz_stats as azs
 import numpy as np
@@ -51,7 +52,9 @@ from scipy import stats
 
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.contract import call_sampler, sampler_name
+from mcmc_pairs.comparisons.kinds import Statistic
 from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.settings import GewekeSettings
 from mcmc_pairs.comparisons.simulation import (
     Simulator,
     check_draws,
@@ -64,7 +67,7 @@ from mcmc_pairs.comparisons.simulation import (
 def geweke_replication(
     sim: Simulator,
     sampler: str | Callable,
-    settings: Mapping[str, int],
+    settings: GewekeSettings,
     seed: np.random.SeedSequence,
 ) -> dict:
     """Run one successive-conditional chain and as many marginal-conditional draws.
@@ -74,7 +77,7 @@ def geweke_replication(
     sim : Simulator
     sampler : str or callable
         The sampler under test.
-    settings : mapping
+    settings : GewekeSettings
         ``steps`` (chain length) and ``tune`` (transitions per step when the
         sampler takes no ``initial``).
     seed : numpy.random.SeedSequence
@@ -92,7 +95,7 @@ def geweke_replication(
     takes_initial = "initial" in inspect.signature(func).parameters
     ss_mc, ss_sc, ss_seeds = (child_seed(seed, k) for k in range(3))
     rng_mc, rng_sc = np.random.default_rng(ss_mc), np.random.default_rng(ss_sc)
-    steps = settings["steps"]
+    steps = settings.steps
     seeds = np.random.default_rng(ss_seeds).integers(0, 2**32, size=steps)
     data = sim.data
 
@@ -106,11 +109,11 @@ def geweke_replication(
     theta = sim.prior(data, rng_sc)  # starts in the stationary distribution
     for t in range(steps):
         y = sim.simulate(data, theta, rng_sc)
-        kwargs = {"draws": 1, "chains": 1, "random_seed": int(seeds[t])}
+        kwargs: dict[str, Any] = {"draws": 1, "chains": 1, "random_seed": int(seeds[t])}
         if takes_initial:
             kwargs.update(tune=0, initial={k: np.asarray(v) for k, v in theta.items()})
         else:
-            kwargs.update(tune=settings["tune"])
+            kwargs.update(tune=settings.tune)
         post = check_draws(call_sampler(name, func, y, **kwargs), theta, name, 1, 1)
         theta = {k: post[k][0, 0] for k in theta}
         values, names = test_quantities(sim, post, y, squares=True, sums=False)
@@ -136,8 +139,8 @@ def geweke_checks(replications: Sequence[Mapping], alpha: float = agreement.ALPH
     Returns
     -------
     checks : pandas.DataFrame
-        ``quantity``, ``statistic`` (``"z(mean)"``), ``value`` (z), ``threshold``,
-        ``p``, ``passed``, and ``marginal``, ``successive``, ``mcse_marginal``,
+        ``quantity``, ``statistic`` (``"z(mean)"``, ``Statistic.MEAN.check``), ``value``
+        (z), ``threshold``, ``p``, ``passed``, and ``marginal``, ``successive``, ``mcse_marginal``,
         ``mcse_successive``, ``ess_successive``.
     details : dict
         The means per quantity, for reports.
@@ -164,9 +167,9 @@ def geweke_checks(replications: Sequence[Mapping], alpha: float = agreement.ALPH
         rows.append(
             {
                 "quantity": name,
-                "statistic": "z(mean)",
+                "statistic": Statistic.MEAN.check,
                 "value": z,
-                "p": float(2 * stats.t.sf(abs(z), agreement.z_df("mean"))),
+                "p": float(2 * stats.t.sf(abs(z), agreement.z_df(Statistic.MEAN))),
                 "marginal": mean_mc[k],
                 "successive": mean_sc[k],
                 "mcse_marginal": mcse_mc[k],

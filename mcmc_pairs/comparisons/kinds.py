@@ -38,6 +38,18 @@ test, while every worse verdict does (or leaves the side's own resolution unreac
 side's own failure (not converged, disagree) outranks the reference's."""
 
 
+class ValidationVerdict(_Word):
+    """The verdict of ``validate``: Geweke's test or SBC of one sampler on its own."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    NOT_CONVERGED = "not converged"
+    """SBC: too many replications short of effective draws even at ``max_draws``, and no
+    rank test of the others rejects (the sampler mixes too slowly to judge)."""
+    ERROR = "error"
+    """A replication failed; the finished ones are kept."""
+
+
 class Role(_Word):
     """What a side of a comparison is."""
 

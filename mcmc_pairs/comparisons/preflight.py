@@ -26,6 +26,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # not at import: the settings' checks import numpy
+    from mcmc_pairs.comparisons.settings import Sampling
 
 RESERVED = ("index",)
 """Report names the suite itself writes: ``index.html``, the page of ``report``."""
@@ -271,7 +275,7 @@ def available_memory() -> int | None:
 def refuse_oversized_run(
     held: int,
     compared: int,
-    settings: Mapping,
+    settings: Sampling,
     sides: int,
     available: int | None = None,
     references: int = 1,
@@ -291,8 +295,9 @@ def refuse_oversized_run(
     ----------
     held, compared, sides, references : int
         See :func:`run_bytes`.
-    settings : mapping
-        The run's ``chains``, ``draws``, ``max_draws`` and ``tune`` (0 if absent).
+    settings : Sampling
+        The run's ``chains``, ``draws`` and ``tune``
+        (:class:`~mcmc_pairs.comparisons.settings.Settings`).
     available : int, optional
         Bytes available (default :func:`available_memory`; unknown: no check).
 
@@ -303,7 +308,7 @@ def refuse_oversized_run(
     available = available_memory() if available is None else available
     if available is None:
         return
-    chains, draws = settings["chains"], settings["draws"]
+    chains, draws = settings.chains, settings.draws
     need = run_bytes(
         held, compared, sides=sides, chains=chains, draws=draws, max_draws=draws,
         references=references,
@@ -316,7 +321,7 @@ def refuse_oversized_run(
             f"quantities), more than the {_gib(free)} of memory available for them; lower "
             f"--chains or --draws"
         )
-    tune = int(settings.get("tune", 0))
+    tune = settings.tune
     warm_up = BYTES_PER_VALUE * references * chains * tune * held  # nutpie keeps its warm-up
     if need + warm_up > free:
         raise ValueError(

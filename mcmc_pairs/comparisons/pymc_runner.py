@@ -22,6 +22,7 @@ from mcmc_pairs.comparisons import interrupts, reuse
 from mcmc_pairs.comparisons.compile_once import CompileCache, compiled_once
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
+from mcmc_pairs.comparisons.settings import SamplerRun, Sampling
 from mcmc_pairs.comparisons.witness import build as build_model
 from mcmc_pairs.comparisons.witness import exact_arithmetic
 
@@ -107,7 +108,7 @@ class StepMethod:
 
 def pymc_sample(
     model: Any,
-    settings: Mapping[str, int],
+    settings: Sampling,
     pymc_kwargs: Mapping[str, Any],
     step: str | StepMethod | None = None,
     compiles: CompileCache | None = None,
@@ -119,8 +120,10 @@ def pymc_sample(
     ----------
     model : pymc.Model
         The model to sample.
-    settings : mapping
-        ``draws``, ``tune``, ``chains`` and ``seed``.
+    settings : Sampling
+        ``draws``, ``tune``, ``chains`` and ``seed``
+        (:class:`~mcmc_pairs.comparisons.settings.Settings`, or a
+        :class:`~mcmc_pairs.comparisons.settings.SamplerRun`).
     pymc_kwargs : mapping
         The pair's extra keyword arguments of ``pm.sample`` (``Pair.pymc_kwargs``).
     step : str or StepMethod, optional
@@ -149,10 +152,10 @@ def pymc_sample(
         with exact_arithmetic(), reuse:  # the same draws from fresh compile caches and warm ones
             try:
                 tree = pm.sample(
-                    draws=settings["draws"],
-                    tune=settings["tune"],
-                    chains=settings["chains"],
-                    random_seed=settings["seed"],
+                    draws=settings.draws,
+                    tune=settings.tune,
+                    chains=settings.chains,
+                    random_seed=settings.seed,
                     **kwargs,
                 )
             except (RuntimeError, pm.exceptions.SamplingError) as exc:
@@ -293,7 +296,7 @@ class PymcTwin:
         """
         pair = self.pair
         model = build_model(pair.model, data, argument="model")
-        settings = {"draws": draws, "tune": tune, "chains": chains, "seed": random_seed}
+        settings = SamplerRun(draws, tune, chains, random_seed)
         tree = pymc_sample(
             model, settings, pair.pymc_kwargs, self.step, reuse.NUTPIE, cores=1, quiet=True
         )

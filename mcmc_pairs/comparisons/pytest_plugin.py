@@ -435,7 +435,7 @@ def decide_advice(result) -> list[str]:
     ``tolerance``, naming the worst resolution reached against its tolerance.
     """
     settings = result.settings
-    draws = result.looks[-1]["draws"] if result.looks else settings["draws"]
+    draws = result.looks[-1]["draws"] if result.looks else settings.draws
     if result.verdict == "inconclusive":
         checks = result.checks[result.checks["equivalent"].eq(False)]
         excess = checks["resolution"] / checks["tolerance"]
@@ -448,13 +448,13 @@ def decide_advice(result) -> list[str]:
             else ""
         )
         return [
-            f"To decide it: more draws (max_draws=, now {settings['max_draws']}, reached "
-            f"{draws} per chain; or max_seconds=, now {settings['max_seconds']}), or a "
-            f"wider tolerance=, now {settings['tolerance']:g} posterior sd.{reached}"
+            f"To decide it: more draws (max_draws=, now {settings.max_draws}, reached "
+            f"{draws} per chain; or max_seconds=, now {settings.max_seconds}), or a "
+            f"wider tolerance=, now {settings.tolerance:g} posterior sd.{reached}"
         ]
     if result.verdict == "not converged":
         return [
             f"To decide it: run longer (draws=, tune=, max_draws=; the run reached {draws} "
-            f"draws per chain of max_draws={settings['max_draws']})."
+            f"draws per chain of max_draws={settings.max_draws})."
         ]
     return []

@@ -63,7 +63,9 @@ import numpy as np
 
 from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.files import READS_ATTRIBUTE, write_atomic
+from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.reuse import package_versions
+from mcmc_pairs.comparisons.settings import Sampling
 
 FORMAT = 1
 """The layout's version: part of every key, raised when the layout changes."""
@@ -237,21 +239,25 @@ SYSTEM_FILES = ("/proc/", "/sys/", "/dev/")
 
 
 def reference_key(
-    build_model: Callable, data: Mapping, settings: Mapping, pair, reads: Iterable[str] = ()
-) -> dict:
+    build_model: Callable,
+    data: Mapping,
+    settings: Sampling,
+    pair: Pair,
+    reads: Iterable[str] = (),
+) -> dict[str, Any]:
     """Return the key of a pair's reference runs (everything they depend on but the draws).
 
     ``reads`` are the files opened while the model was built (:func:`files_read`).
     """
     from mcmc_pairs.comparisons import compile_once, pymc_runner, witness
 
-    runner = [Path(m.__file__).read_bytes() for m in (pymc_runner, compile_once, witness)]
+    runner = [Path(str(m.__file__)).read_bytes() for m in (pymc_runner, compile_once, witness)]
     return {
         "format": FORMAT,
         "model": model_sources(build_model),
         "reads": files_read(build_model, reads),
         "data": data_digest(data),
-        "settings": {k: int(settings[k]) for k in ("tune", "chains", "seed")},
+        "settings": {"tune": settings.tune, "chains": settings.chains, "seed": settings.seed},
         "pymc_kwargs": repr(sorted(pair.pymc_kwargs.items())),
         "pymc_steps": repr(sorted(pair.pymc_steps.items())),
         "versions": _versions(),

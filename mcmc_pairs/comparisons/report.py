@@ -96,9 +96,9 @@ def to_json(result: PairResult) -> dict:
         "title": result.pair.title,
         "verdict": result.verdict,
         "checks": checks,
-        "settings": dict(result.settings),
+        "settings": result.settings.as_json(),
         "resolution": {
-            "tolerance": dict(tolerances(result.settings["tolerance"])),
+            "tolerance": dict(tolerances(result.settings.tolerance)),
             "reached": _reached(result),
             "alpha_equivalence": ALPHA_EQUIVALENCE,
         },
@@ -331,7 +331,7 @@ def verdict_sentence(result: PairResult) -> str:
     variables = ", ".join(f"<code>{html.escape(v)}</code>" for v in result.pair.variables)
     side = result.sides[PYMC]
     reference = html.escape(side.sampler) if side.stored else f"PyMC's {html.escape(side.sampler)}"
-    limits = tolerances(result.settings["tolerance"])
+    limits = tolerances(result.settings.tolerance)
     confidence = f"{1 - ALPHA_EQUIVALENCE:.0%}"
     if result.verdict == AGREE:
         reached = resolution_table(result).max()
@@ -351,7 +351,7 @@ def verdict_sentence(result: PairResult) -> str:
         table = resolution_table(result)
         excess = (table / pd.Series(limits)).max(axis=1)
         open_ = int((excess >= 1).sum())
-        draws = result.looks[-1]["draws"] if result.looks else result.settings["draws"]
+        draws = result.looks[-1]["draws"] if result.looks else result.settings.draws
         opening = (
             f"Inconclusive: no test detected a difference, but {open_} quantities have not "
             f"reached the resolution (their difference is not yet known to lie within "
@@ -479,8 +479,8 @@ def render_pair(result: PairResult) -> str:
         html.verdict_banner(f"Verdict: {result.verdict}", colour),
         f"<p>{verdict_sentence(result)}</p>",
         f"<p>{honesty_sentence(result)}</p>",
-        f"<p>{_origin(pair)}. Settings: {s['chains']} chains, {_draws_sentence(result)} after "
-        f"{s['tune']} tuning steps, seed {s['seed']}, on both sides."
+        f"<p>{_origin(pair)}. Settings: {s.chains} chains, {_draws_sentence(result)} after "
+        f"{s.tune} tuning steps, seed {s.seed}, on both sides."
         f"{_held_sentence(result)}{_stopped_sentence(result)}</p>",
         *_sides_section(result),
         *extras,
@@ -628,9 +628,9 @@ TABLE_ROWS = 20
 
 def _draws_sentence(result: PairResult) -> str:
     """``"1000 draws"``, or the looks of a run that grew: ``"1000 → 2000 → 4000 draws"``."""
-    draws = [look["draws"] for look in result.looks] or [result.settings["draws"]]
+    draws = [look["draws"] for look in result.looks] or [result.settings.draws]
     grown = " → ".join(str(d) for d in draws)
-    budget = result.settings.get("max_draws")
+    budget = result.settings.max_draws
     text = f"{grown} draws (up to {budget})" if budget else f"{grown} draws"
     held = {
         label: side.tree["posterior"].sizes["draw"]
@@ -691,7 +691,7 @@ def _resolution_section(result: PairResult) -> str:
     table = resolution_table(result)
     if table.empty:
         return "<p>No statistic was compared.</p>"
-    limits = tolerances(result.settings["tolerance"])
+    limits = tolerances(result.settings.tolerance)
     header = ", ".join(f"{k} {v:g}" for k, v in limits.items())
     return (
         f"<p>Per quantity, the largest difference between the sides (and between each side "

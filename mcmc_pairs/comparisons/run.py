@@ -142,17 +142,10 @@ def spent(look: int, looks: int, alpha: float) -> float:
 
 def run_pair(
     pair: Pair,
+    settings: Settings | None = None,
     *,
     sampler: str | Callable | None = None,
     data: Mapping | None = None,
-    draws: int | None = None,
-    tune: int | None = None,
-    chains: int | None = None,
-    seed: int | None = None,
-    tolerance: float | None = None,
-    max_draws: int | None = None,
-    max_seconds: float | None = None,
-    timeout: float | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     pymc_from: PairResult | None = None,
     reference: str | None = None,
@@ -171,14 +164,14 @@ def run_pair(
     Parameters
     ----------
     pair : Pair
+    settings : Settings, optional
+        Both sides' settings (:func:`resolve_settings` makes them from the pair's
+        defaults and overrides); default the pair's.
     sampler : str or callable, optional
         A sampler under test, instead of the hand-rolled variants: an import string
         or callable, a ``pymc-step:...`` step method, stored draws.
     data : mapping, optional
         Data for both sides; default ``pair.load_data()``.
-    draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
-        Override the pair's default settings (``None`` keeps it; both sides get the same),
-        each documented with its bounds in :data:`mcmc_pairs.comparisons.settings.FIELDS`.
     progress : callable, optional
         Receives every :class:`RunEvent` (default: print it to stderr).
     pymc_from : PairResult, optional
@@ -202,9 +195,7 @@ def run_pair(
         Bad settings or data; :class:`mcmc_pairs.comparisons.contract.SamplerError` if the
         sampler under test fails or returns the wrong names or shapes.
     """
-    overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
-    overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
-    settings = resolve_settings(pair, **overrides)
+    settings = resolve_settings(pair) if settings is None else settings
     stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache, "alpha": alpha}
     with reuse.summaries_on_disk(cache):  # summaries kept beside the reference cache
         result = _run_looks(pair, sampler, data, settings, pymc_from, stored, progress)
@@ -215,7 +206,7 @@ def run_pair(
 def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> PairResult:
     """Prepare the run and look until decided (:func:`run_pair`'s loop)."""
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
-    schedule = look_draws(settings["draws"], settings["max_draws"])
+    schedule = look_draws(settings.draws, settings.max_draws)
     started = time.perf_counter()
     looks: list[_Look] = []
     to_grow = list(run.growing)  # every side at the first look
@@ -230,7 +221,7 @@ def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> Pa
         if not to_grow:  # what would decide it is stored draws, which cannot grow
             break
         run.say(
-            RunEvent(pair.name, "", Stage.LOOK, settings["chains"], n, look.seconds, look.verdicts)
+            RunEvent(pair.name, "", Stage.LOOK, settings.chains, n, look.seconds, look.verdicts)
         )
     return run.finish(looks)
 
@@ -355,7 +346,7 @@ class _Comparison:
             self.reference,
             statistics=self.pair.statistics,
             alpha=alpha,
-            tolerance=self.settings["tolerance"],
+            tolerance=self.settings.tolerance,
             alpha_equivalence=alpha_equivalence,
             means_only=products,
             multivariate=False,
@@ -399,7 +390,7 @@ class _Comparison:
         reproducibility, every side whose source has a ``rerun``
         (:class:`~mcmc_pairs.comparisons.sides.DrawSource`: two short calls each).
         """
-        seed = self.settings["seed"]
+        seed = self.settings.seed
         reproducibility = [
             honesty.reproducibility_check(label, rerun, seed)
             for label in self.under_test()
@@ -413,7 +404,7 @@ class _Comparison:
 
     def out_of_time(self, started: float, look: _Look) -> bool:
         """Return True when another look, at twice this one's time, would pass ``max_seconds``."""
-        budget = self.settings["max_seconds"]
+        budget = self.settings.max_seconds
         return budget is not None and (time.perf_counter() - started) + 2 * look.seconds > budget
 
     def futile(self, look: _Look, max_draws: int) -> str | None:
@@ -428,7 +419,7 @@ class _Comparison:
         labels = self.under_test()
         if look.k < 2 or any(look.verdicts[label] != agreement.NOT_CONVERGED for label in labels):
             return None
-        gate = agreement.ESS_PER_CHAIN_MIN * self.settings["chains"]
+        gate = agreement.ESS_PER_CHAIN_MIN * self.settings.chains
         projected = {}
         for label in labels:
             summary = look.summaries[label]
@@ -496,10 +487,11 @@ def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mappi
     if pymc_from is None:
         return (pair.load_data() if data is None else data), {}
     same = ("draws", "tune", "chains", "seed")
-    if pymc_from.pair.name != pair.name or any(pymc_from.settings[k] != settings[k] for k in same):
+    differs = any(getattr(pymc_from.settings, k) != getattr(settings, k) for k in same)
+    if pymc_from.pair.name != pair.name or differs:
         raise ValueError(
-            f"pymc_from ran {pymc_from.pair.name} with {dict(pymc_from.settings)}; "
-            f"this run is {pair.name} with {dict(settings)}"
+            f"pymc_from ran {pymc_from.pair.name} with {pymc_from.settings.as_json()}; "
+            f"this run is {pair.name} with {settings.as_json()}"
         )
     if data is not None and data is not pymc_from.data:
         raise ValueError("pymc_from ran on other data; pass data=None to reuse its data")

@@ -18,7 +18,7 @@ Reruns and refusal
     test quantities is below ``L`` has too few effective draws for ``L``
     near-independent ones: its ranks would pile up at the ends. It is run again
     with twice the draws per chain, and again, up to ``max_draws`` (default
-    :data:`BUDGET_FACTOR` times ``draws``, as ``compare`` grows an undecided
+    :data:`~.settings.BUDGET_FACTOR` times ``draws``, as ``compare`` grows an undecided
     run), each time from the same replication seed: the same prior draw, the
     same data and the same sampler seed, so a replication's result depends on
     nothing but its seed (not on the workers or the chunking). The ranks come
@@ -79,7 +79,9 @@ from scipy import stats
 
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.contract import call_sampler, sampler_name
+from mcmc_pairs.comparisons.kinds import ValidationVerdict
 from mcmc_pairs.comparisons.loading import resolve
+from mcmc_pairs.comparisons.settings import SbcSettings
 from mcmc_pairs.comparisons.simulation import (
     Simulator,
     check_draws,
@@ -123,9 +125,7 @@ NARROW_GRID = (0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5, 0.4, 0.3)
 """Ratios (sampler's posterior sd / true) below 1 that :func:`sensitivity` plants."""
 WIDE_GRID = (1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.4, 1.5, 1.75, 2.0, 2.5, 3.0)
 """Ratios above 1 that :func:`sensitivity` plants."""
-BUDGET_FACTOR = 16
-"""A refused replication may be rerun with up to this many times ``draws`` (``max_draws``)."""
-NOT_CONVERGED = "not converged"
+NOT_CONVERGED = ValidationVerdict.NOT_CONVERGED
 """The verdict of an SBC run with too many refused replications (``details["not_converged"]``)."""
 BAND_SIMULATIONS = 100_000
 """Uniform rank samples that calibrate the ECDF band test (fixed seed)."""
@@ -143,7 +143,7 @@ ECDF_BAND = "ecdf band"
 def sbc_replication(
     sim: Simulator,
     sampler: str | Callable,
-    settings: Mapping[str, int],
+    settings: SbcSettings,
     seed: np.random.SeedSequence,
 ) -> dict:
     """Run one SBC replication: prior draw, simulated data, sampler, ranks.
@@ -152,10 +152,9 @@ def sbc_replication(
     ----------
     sim : Simulator
     sampler : str or callable
-    settings : mapping
-        ``draws``, ``tune``, ``chains`` of the sampler run, and optionally
-        ``max_draws`` (draws per chain a refused run may be rerun with; default
-        ``draws``, no rerun).
+    settings : SbcSettings
+        ``draws``, ``tune``, ``chains`` of the sampler run, and ``max_draws``
+        (draws per chain a refused run may be rerun with; ``draws``: no rerun).
     seed : numpy.random.SeedSequence
 
     Returns
@@ -176,7 +175,7 @@ def sbc_replication(
         If ``chains * draws < L`` or ``max_draws < draws``.
     """
     start = time.perf_counter()
-    chains = settings["chains"]
+    chains = settings.chains
     max_draws = _checked_budget(settings)
     func = resolve(sampler)
     name = sampler_name(sampler)
@@ -202,13 +201,12 @@ def sbc_replication(
     return {**out, **ranked, "seconds": time.perf_counter() - start}
 
 
-def _checked_budget(settings: Mapping[str, int]) -> int:
-    """Return ``max_draws`` (default ``draws``) after checking the run can give ``L`` ranks.
+def _checked_budget(settings: SbcSettings) -> int:
+    """Return ``max_draws`` after checking the run can give ``L`` ranks.
 
     Raises ValueError if ``chains * draws < L`` or ``max_draws < draws``.
     """
-    draws, chains = settings["draws"], settings["chains"]
-    max_draws = settings.get("max_draws") or draws
+    draws, chains, max_draws = settings.draws, settings.chains, settings.max_draws
     if chains * draws < SBC_RANK_DRAWS:
         raise ValueError(
             f"chains * draws must be >= {SBC_RANK_DRAWS} for SBC ranks, got {chains} * {draws}"
@@ -223,7 +221,7 @@ def _run_until_effective(
     named_sampler: tuple[str, Callable],
     theta: Mapping,
     y: Mapping,
-    settings: Mapping[str, int],
+    settings: SbcSettings,
     max_draws: int,
     sampler_seed: int,
 ) -> tuple[dict, np.ndarray, list, float, int, int]:
@@ -246,11 +244,11 @@ def _run_until_effective(
         Draws per chain of the last run, and how many times it was rerun.
     """
     name, func = named_sampler
-    draws, chains = settings["draws"], settings["chains"]
+    draws, chains = settings.draws, settings.chains
     reruns = 0
     while True:  # the same data and sampler seed at every run: nothing depends on the chunking
         output = call_sampler(
-            name, func, y, draws=draws, tune=settings["tune"], chains=chains,
+            name, func, y, draws=draws, tune=settings.tune, chains=chains,
             random_seed=sampler_seed,
         )  # fmt: skip
         post = check_draws(output, theta, name, chains, draws)

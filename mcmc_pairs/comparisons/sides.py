@@ -18,7 +18,6 @@ is a new class with these members and an entry of the table of side kinds
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -302,7 +301,7 @@ class HandwrittenSource:
         start = time.perf_counter()
         output = self._sampler_output(draws, tune, self.state)
         seconds = time.perf_counter() - start
-        chains = self.settings["chains"]
+        chains = self.settings.chains
         tree = to_datatree(output, list(self.shapes), self.shapes, chains, draws, self.name)
         return tree, seconds
 
@@ -315,9 +314,9 @@ class HandwrittenSource:
             self.data,
             draws=draws,
             tune=tune,
-            chains=self.settings["chains"],
-            random_seed=self.settings["seed"],
-            timeout=self.settings["timeout"],
+            chains=self.settings.chains,
+            random_seed=self.settings.seed,
+            timeout=self.settings.timeout,
             **extra,
         )
 
@@ -327,7 +326,7 @@ class HandwrittenSource:
         The reproducibility check's call (:mod:`~.honesty`): a resumable sampler
         starts from an empty ``state``, and ``--timeout`` holds as for any call.
         """
-        chains = self.settings["chains"]
+        chains = self.settings.chains
         output = self._sampler_output(draws, tune, None if self.state is None else {})
         shapes = self.shapes
         return contract.check_output(
@@ -336,7 +335,7 @@ class HandwrittenSource:
 
     def grow(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Return the side with ``draws`` draws per chain: its chains continued, or rerun."""
-        label, chains = self.label, self.settings["chains"]
+        label, chains = self.label, self.settings.chains
         say(RunEvent(self.pair_name, label, Stage.START, chains, draws))
         if self.side is None:  # JIT warm-up, timed apart
             begin = time.perf_counter()
@@ -348,7 +347,7 @@ class HandwrittenSource:
                 tune=0,
                 chains=1,
                 random_seed=0,
-                timeout=self.settings["timeout"],
+                timeout=self.settings.timeout,
             )
             timings = {"compile_s": time.perf_counter() - begin, "sampling_s": 0.0}
             tree = None
@@ -359,7 +358,7 @@ class HandwrittenSource:
             more, seconds = self._call(draws - have, 0)
             tree = contract.concat_draws(tree, more)
         else:
-            tree, seconds = self._call(draws, self.settings["tune"])
+            tree, seconds = self._call(draws, self.settings.tune)
         before = timings.get("total_s", 0.0)  # the first look's event counts the warm-up too
         timings["sampling_s"] += seconds  # the sampler's calls only, as ESS per second needs
         timings["total_s"] = timings["compile_s"] + timings["sampling_s"]
@@ -413,7 +412,7 @@ class PymcSource:
 
     def _rerun(self, draws: int, tune: int) -> Draws:
         """Return ``{variable: draws}`` of a fresh PyMC run with the seed, for :mod:`~.honesty`."""
-        settings = {**self.settings, "draws": draws, "tune": tune}
+        settings = replace(self.settings, draws=draws, tune=tune)
         cores = pymc_cores(self.pair.pymc_kwargs, self.step)
         tree = pymc_sample(
             self.model,
@@ -431,7 +430,7 @@ class PymcSource:
         """Return the run at ``draws`` from the reference cache, or None."""
         side = None if self.store is None else self.store.load(self.label, draws)
         if side is not None:
-            chains = self.settings["chains"]
+            chains = self.settings.chains
             say(
                 RunEvent(
                     self.pair.name, self.label, Stage.CACHED, chains, draws, method=side.sampler
@@ -441,9 +440,9 @@ class PymcSource:
 
     def _run(self, draws: int, say: Callable[[RunEvent], None]) -> Side:
         """Run PyMC at ``draws`` (and keep the run in the reference cache)."""
-        chains = self.settings["chains"]
+        chains = self.settings.chains
         say(RunEvent(self.pair.name, self.label, Stage.START, chains, draws))
-        settings = {**self.settings, "draws": draws}
+        settings = replace(self.settings, draws=draws)
         side = run_pymc(
             self.role, self.variant, self.model, settings, self.pair, self.step, self.compiles
         )
@@ -523,8 +522,8 @@ def own_seed(settings: Settings) -> Settings:
     :data:`UNDER_TEST_STREAM` of the seed: independent of the reference, and
     the same bits for the same seed.
     """
-    stream = np.random.SeedSequence([settings["seed"], UNDER_TEST_STREAM])
-    return dataclasses.replace(settings, seed=int(stream.generate_state(1)[0]))
+    stream = np.random.SeedSequence([settings.seed, UNDER_TEST_STREAM])
+    return replace(settings, seed=int(stream.generate_state(1)[0]))
 
 
 def pymc_under_test(twin: PymcTwin, side: SideUnderTest) -> PymcSource:

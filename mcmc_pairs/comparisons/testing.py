@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from mcmc_pairs.comparisons.kinds import CheckKind, Verdict
 
 if TYPE_CHECKING:
-    from mcmc_pairs.comparisons.run import RunEvent
+    from mcmc_pairs.comparisons.run import PairResult, RunEvent
 
 
 def compare(
@@ -49,7 +49,7 @@ def compare(
     cache: bool | str | Path = True,
     alpha: float | None = None,
     **extras: Any,
-):
+) -> PairResult:
     """Run a user's sampler against a user's PyMC model and compare them.
 
     Parameters
@@ -65,14 +65,12 @@ def compare(
     name : str, optional
         The reports' name; default the model's folder, module and function.
     draws, tune, chains, seed, tolerance, max_draws, max_seconds, timeout : optional
-        Settings shared by both sides (:data:`mcmc_pairs.comparisons.settings.FIELDS`
-        documents each, with its bounds); default the model module's ``SETTINGS``,
-        then the defaults there (1000, 1000, 4, a fixed seed, ...).
+        Both sides' :class:`~.settings.Settings` (:data:`~.settings.FIELDS` documents each);
+        default the model module's ``SETTINGS``, then FIELDS' (1000, 1000, 4, a fixed seed...).
     out : str or Path, optional
         When given, write ``out/NAME.html`` and ``out/NAME.json`` as the CLI does.
     progress : callable, optional
-        Receives a :class:`~.run.RunEvent` at the start and the end of every side;
-        ``str(event)`` is the line (default: print it to stderr).
+        Receives every :class:`~.run.RunEvent` (``str(event)``: its line; default: print to stderr).
     reference, rename : optional
         Stored draws instead of PyMC's reference run, and renamings of stored
         variables (``{stored: model's, or None}``; :mod:`mcmc_pairs.comparisons.stored`).
@@ -97,16 +95,18 @@ def compare(
     """
     from mcmc_pairs.comparisons.byom import model_pair
     from mcmc_pairs.comparisons.datafile import read_data
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
     data = read_data(data, argument="data") if isinstance(data, str | Path) else data
     pair = model_pair(build_model, data, sampler, name=name, **extras)
     _refuse_bad_output(pair.name, out)  # before the run: nothing sampled if it cannot be saved
-    settings = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
-    settings |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout, alpha=alpha)
-    cache = cache_directory(cache)
-    stored = dict(reference=reference and str(reference), rename=rename, cache=cache)
-    result = run_pair(pair, sampler=sampler, data=data, progress=progress, **stored, **settings)
+    overrides = dict(draws=draws, tune=tune, chains=chains, seed=seed, tolerance=tolerance)
+    overrides |= dict(max_draws=max_draws, max_seconds=max_seconds, timeout=timeout)
+    directory, settings = cache_directory(cache), resolve_settings(pair, **overrides)
+    result = run_pair(
+        pair, settings, sampler=sampler, data=data, progress=progress, rename=rename,
+        reference=None if reference is None else str(reference), cache=directory, alpha=alpha,
+    )  # fmt: skip
     return _written(result, out)
 
 
@@ -134,7 +134,7 @@ def cache_directory(cache: bool | str | Path | None) -> Path | None:
     return Path(cache)
 
 
-def _written(result, out: str | Path | None):
+def _written(result: PairResult, out: str | Path | None) -> PairResult:
     """Write ``result``'s report in ``out`` when given; return ``result``."""
     if out is not None:
         from mcmc_pairs.comparisons.report import write_pair_report
@@ -152,8 +152,8 @@ def _refuse_bad_output(name: str, out: str | Path | None) -> None:
 
 
 def assert_agree(
-    build_model: str | Callable, sampler: str | Callable, data: Mapping | str | Path, **kwargs
-):
+    build_model: str | Callable, sampler: str | Callable, data: Mapping | str | Path, **kwargs: Any
+) -> PairResult:
     """Assert that a sampler agrees with the PyMC model; return the result when it does.
 
     Parameters

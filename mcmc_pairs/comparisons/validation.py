@@ -7,7 +7,8 @@ The pair's PyMC twin runs through the same SBC loop (``sampler="pymc"``,
 :class:`mcmc_pairs.comparisons.pymc_runner.PymcTwin`), so both sides are calibrated the
 same way; Geweke's test is refused for it (a whole ``pm.sample`` run at every step).
 
-:func:`validate` resolves the settings, runs the replications
+:func:`validate` resolves the settings
+(:class:`~mcmc_pairs.comparisons.settings.ValidationSettings`), runs the replications
 (:mod:`mcmc_pairs.comparisons.parallel`) of the method (:mod:`mcmc_pairs.comparisons.geweke`,
 :mod:`mcmc_pairs.comparisons.sbc`) and judges them; :mod:`mcmc_pairs.comparisons.validation_report`
 writes the result. If a replication fails, the finished ones are kept:
@@ -27,44 +28,35 @@ import pandas as pd
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.contract import sampler_name
 from mcmc_pairs.comparisons.geweke import geweke_checks, geweke_replication
+from mcmc_pairs.comparisons.kinds import ValidationVerdict
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.parallel import open_client, run_replications
 from mcmc_pairs.comparisons.pymc_runner import PYMC, PymcTwin
 from mcmc_pairs.comparisons.sbc import (
-    BUDGET_FACTOR,
     NOT_CONVERGED,
     REFUSED_FRACTION,
     sbc_checks,
     sbc_replication,
     sensitivity,
 )
+from mcmc_pairs.comparisons.settings import (
+    LOWEST,
+    GewekeSettings,
+    SbcSettings,
+    ValidationSettings,
+)
 from mcmc_pairs.comparisons.side_kinds import sampler_under_test
 from mcmc_pairs.comparisons.simulation import Simulator, simulator_for
 from mcmc_pairs.pairdata.checks import check_integer
 
-METHODS = ("geweke", "sbc")
-PASS, FAIL, ERROR = "pass", "fail", "error"
-VERDICTS = (PASS, FAIL, NOT_CONVERGED, ERROR)
+PASS, FAIL, ERROR = ValidationVerdict.PASS, ValidationVerdict.FAIL, ValidationVerdict.ERROR
+VERDICTS = tuple(ValidationVerdict)
 """``not converged``: SBC with more than ``sbc.MAX_REFUSED_FRACTION`` of its replications
 short of effective draws even at ``max_draws`` (the sampler mixes too slowly to judge)."""
-
-DEFAULTS: dict[str, dict[str, int | None]] = {
-    "geweke": {"replications": 20, "steps": 250, "tune": 20, "seed": 20261122},
-    "sbc": {
-        "replications": 200,
-        "draws": 1000,
-        "tune": 200,
-        "chains": 1,
-        "seed": 20261122,
-        "max_draws": None,
-    },
+REPLICATIONS: dict[str, Callable[..., dict]] = {
+    "geweke": geweke_replication,
+    "sbc": sbc_replication,
 }
-"""Default settings per method; ``steps`` is the length of each successive-conditional chain;
-SBC's ``max_draws`` (draws per chain a refused replication may be rerun with) defaults to
-:data:`mcmc_pairs.comparisons.sbc.BUDGET_FACTOR` times ``draws``."""
-LOWEST = {"replications": 2, "steps": 2, "draws": 1, "tune": 0, "chains": 1, "seed": 0}
-"""The smallest value of each setting (``max_draws``: ``draws``)."""
-REPLICATIONS = {"geweke": geweke_replication, "sbc": sbc_replication}
 AUTO = "auto"
 """``replications="auto"`` (SBC): grow the run until it resolves :data:`AUTO_RESOLUTION`."""
 AUTO_START = 50
@@ -116,7 +108,10 @@ class ValidationResult:
     ----------
     pair, method, sampler : str
     settings : dict
-    verdict : str
+        The JSON's ``settings``: the run's :class:`~.settings.ValidationSettings`
+        (``as_json``), with ``replications="auto"`` its ``auto`` record, then
+        ``alpha`` and ``scheduler``.
+    verdict : ValidationVerdict
         ``"pass"``, ``"fail"``, ``"not converged"`` (SBC: too many replications
         refused for too few effective draws even at ``max_draws``, and no rank
         test of the others rejects; one that rejects makes it ``"fail"``), or
@@ -136,36 +131,12 @@ class ValidationResult:
     method: str
     sampler: str
     settings: dict[str, Any]
-    verdict: str
+    verdict: ValidationVerdict
     checks: pd.DataFrame
     replications: list[dict]
     details: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     error: str | None = None
-
-
-def resolve_settings(method: str, **overrides: int | None) -> dict[str, int]:
-    """Merge :data:`DEFAULTS` of ``method`` with explicit overrides and check them."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    settings = dict(DEFAULTS[method])
-    for key, value in overrides.items():
-        if value is None:
-            continue
-        if key not in settings:
-            raise ValueError(f"{key} is not a setting of {method}; settings: {sorted(settings)}")
-        settings[key] = value
-    out = {
-        key: check_integer(key, value, LOWEST[key])
-        for key, value in settings.items()
-        if key != "max_draws"
-    }
-    if "max_draws" in settings:
-        max_draws = settings["max_draws"]
-        if max_draws is None:
-            max_draws = BUDGET_FACTOR * out["draws"]
-        out["max_draws"] = check_integer("max_draws", max_draws, out["draws"])
-    return out
 
 
 def validate(
@@ -174,12 +145,12 @@ def validate(
     *,
     method: str,
     scheduler: str | None = None,
-    client=None,
+    client: Any = None,
     alpha: float = agreement.ALPHA,
     progress: Callable[[ValidationEvent], None] | None = None,
     resolution: float = AUTO_RESOLUTION,
     max_replications: int = AUTO_MAX_REPLICATIONS,
-    **settings: int | str | None,
+    **overrides: int | str | None,
 ) -> ValidationResult:
     """Run Geweke's test or SBC on a sampler of ``pair``.
 
@@ -202,10 +173,9 @@ def validate(
         Receives a :class:`ValidationEvent` as replications finish.
     resolution, max_replications : float, int
         ``replications="auto"`` (:class:`AutoReplications`): shift to resolve, budget.
-    **settings : int
-        Override :data:`DEFAULTS` of the method (``replications``, ``steps``,
-        ``draws``, ``tune``, ``chains``, ``seed``; SBC's ``max_draws``).
-        SBC's ``replications`` may be ``"auto"`` (:data:`AUTO`).
+    **overrides : int
+        Override the method's :class:`~.settings.GewekeSettings` or :class:`~.settings.SbcSettings`
+        defaults; SBC's ``replications`` may be ``"auto"`` (:data:`AUTO`).
 
     Returns
     -------
@@ -220,22 +190,20 @@ def validate(
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    auto = AutoReplications.asked_for(method, settings, resolution, max_replications, alpha)
-    settings = resolve_settings(method, **settings)
+    auto = AutoReplications.asked_for(method, overrides, resolution, max_replications, alpha)
+    settings = ValidationSettings.resolve(method, **overrides)
     sim = simulator_for(pair)
     sampler, name = _sampler_under_test(pair, sampler, method, sim)
     say = _reporter(progress, pair.name, method)
     start = time.perf_counter()
     done, error = _run_on_cluster(method, sim, sampler, settings, scheduler, client, say, auto)
     elapsed = time.perf_counter() - start
-    if auto is not None:
-        settings["replications"] = len(done) if error is None else auto.asked
-        settings["auto"] = auto.record()
-    base = {
+    ran = len(done) if error is None else None
+    base: dict[str, Any] = {
         "pair": pair.name,
         "method": method,
         "sampler": name,
-        "settings": {**settings, "alpha": alpha, "scheduler": scheduler or "LocalCluster"},
+        "settings": _settings_json(settings, auto, ran, alpha, scheduler),
         "replications": done,
         "timings": {"total_s": elapsed},
     }
@@ -248,6 +216,25 @@ def validate(
     return ValidationResult(
         verdict=verdict_of(checks, details), checks=checks, details=details, **base
     )
+
+
+def _settings_json(
+    settings: GewekeSettings | SbcSettings,
+    auto: AutoReplications | None,
+    ran: int | None,
+    alpha: float,
+    scheduler: str | None,
+) -> dict[str, Any]:
+    """Return the JSON's ``settings``: the record's, an automatic run's, ``alpha``, ``scheduler``.
+
+    An automatic run adds its ``auto`` record, and its ``replications`` are those
+    it ran (``ran``; ``None``: it stopped, those its last stage asked for).
+    """
+    recorded: dict[str, Any] = settings.as_json()
+    if auto is not None:
+        recorded["replications"] = auto.asked if ran is None else ran
+        recorded["auto"] = auto.record()
+    return {**recorded, "alpha": alpha, "scheduler": scheduler or "LocalCluster"}
 
 
 @dataclass
@@ -305,21 +292,22 @@ class AutoReplications:
     def asked_for(
         cls,
         method: str,
-        settings: dict,
+        overrides: dict[str, int | str | None],
         resolution: float,
         max_replications: int,
         alpha: float,
     ) -> AutoReplications | None:
-        """Return the rule if ``settings`` ask for ``replications="auto"``, at its first stage.
+        """Return the rule if ``overrides`` ask for ``replications="auto"``, at its first stage.
 
-        ``None`` when they do not; ValueError for a method other than SBC.
+        ``None`` when they do not (else ``overrides`` ask for the first stage's
+        replications); ValueError for a method other than SBC.
         """
-        if settings.get("replications") != AUTO:
+        if overrides.get("replications") != AUTO:
             return None
         if method != "sbc":
             raise ValueError(f"replications 'auto' is for --method sbc, not {method!r}")
         auto = cls(resolution, max_replications, alpha)
-        settings["replications"] = min(AUTO_START, auto.max_replications)
+        overrides["replications"] = min(AUTO_START, auto.max_replications)
         return auto
 
     def next_total(self, done: list[dict]) -> int | None:
@@ -385,9 +373,9 @@ def _run_on_cluster(
     method: str,
     sim: Simulator,
     sampler: str | Callable,
-    settings: dict[str, int],
+    settings: GewekeSettings | SbcSettings,
     scheduler: str | None,
-    client,
+    client: Any,
     say: Callable[[int, int], None],
     auto: AutoReplications | None = None,
 ) -> tuple[list[dict], str | None]:
@@ -406,7 +394,7 @@ def _run_on_cluster(
         owned = None
     try:
         done: list[dict] = []
-        total: int | None = settings["replications"]
+        total: int | None = settings.replications
         while total is not None:
             if auto is not None:
                 auto.asked = total
@@ -414,10 +402,10 @@ def _run_on_cluster(
                 REPLICATIONS[method],
                 (sim, sampler, settings),
                 replications=total,
-                seed=settings["seed"],
+                seed=settings.seed,
                 client=client,
                 progress=say,
-                draws_per_replication=_draws_per_replication(method, settings),
+                draws_per_replication=_draws_per_replication(settings),
                 start=len(done),
             )
             done += finished
@@ -432,7 +420,7 @@ def _run_on_cluster(
             own_cluster.close()
 
 
-def _draws_per_replication(method: str, settings: dict[str, int]) -> int:
+def _draws_per_replication(settings: GewekeSettings | SbcSettings) -> int:
     """Return the sampler draws a replication may take, tuning, chains and reruns included.
 
     Geweke: ``steps`` calls of ``tune + 1`` draws; SBC: ``chains`` chains of up to
@@ -440,13 +428,13 @@ def _draws_per_replication(method: str, settings: dict[str, int]) -> int:
     in all) each with its tuning. The bound of the waits on Dask
     (:func:`mcmc_pairs.comparisons.parallel.stall_limit`).
     """
-    if method == "geweke":
-        return settings["steps"] * (settings["tune"] + 1)
-    runs = 1 + max(0, math.ceil(math.log2(settings["max_draws"] / settings["draws"])))
-    return settings["chains"] * (2 * settings["max_draws"] + runs * settings["tune"])
+    if isinstance(settings, GewekeSettings):
+        return settings.steps * (settings.tune + 1)
+    runs = 1 + max(0, math.ceil(math.log2(settings.max_draws / settings.draws)))
+    return settings.chains * (2 * settings.max_draws + runs * settings.tune)
 
 
-def verdict_of(checks: pd.DataFrame, details: dict) -> str:
+def verdict_of(checks: pd.DataFrame, details: dict) -> ValidationVerdict:
     """Return the verdict of a method's checks and details.
 
     ``pass`` when every check passes; ``not converged`` when SBC refused too

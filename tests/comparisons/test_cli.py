@@ -260,12 +260,13 @@ def test_a_sampler_that_hangs_is_stopped_by_the_timeout(tmp_path, capsys):
 
 def test_under_a_timeout_a_resumable_sampler_keeps_its_state_and_its_draws(tmp_path):
     from mcmc_pairs.comparisons.registry import get_pair
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
     pair = get_pair("bivariate_normal")
-    settings = {"draws": 100, "tune": 50, "chains": 2, "seed": 5, "max_draws": 200}
-    plain = run_pair(pair, progress=lambda e: None, tolerance=1e-3, **settings)
-    timed = run_pair(pair, progress=lambda e: None, tolerance=1e-3, timeout=60, **settings)
+    settings = resolve_settings(pair, draws=100, tune=50, chains=2, seed=5, max_draws=200)
+    settings = settings.replace(tolerance=1e-3)  # a run that grows: it resumes
+    plain = run_pair(pair, settings, progress=lambda e: None)
+    timed = run_pair(pair, settings.replace(timeout=60), progress=lambda e: None)
     assert [look["draws"] for look in timed.looks] == [100, 200]
     for label in ("handrolled:gibbs",):
         a = plain.sides[label].tree["posterior"]["x"].values

@@ -21,7 +21,7 @@ from arviz_base import from_dict
 from mcmc_pairs.comparisons import agreement, honesty, registry
 from mcmc_pairs.comparisons.contract import call_sampler
 from mcmc_pairs.comparisons.kinds import HONESTY_KINDS, CheckKind
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import bivariate_normal
 from tests.test_contracts import errors
 
@@ -264,7 +264,8 @@ def unseeded_gibbs(data, *, draws, tune, chains, random_seed):
 def compare(sampler, reference):
     pair = registry.get_pair("bivariate_normal")
     kwargs = dict(sampler=sampler, reference=reference, progress=lambda event: None)
-    return run_pair(pair, **kwargs, **SETTINGS, max_draws=SETTINGS["draws"])
+    settings = resolve_settings(pair, **SETTINGS, max_draws=SETTINGS["draws"])
+    return run_pair(pair, settings, **kwargs)
 
 
 def honesty_rows(result) -> pd.DataFrame:

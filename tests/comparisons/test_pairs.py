@@ -8,7 +8,7 @@ wrong samplers of the pair's catalogue (``Pair.wrong``) face the same PyMC draws
 import pytest
 
 from mcmc_pairs.comparisons.registry import PAIRS, get_pair
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
 LONG = {"lda"}
 """Pairs whose default run takes minutes on 2 cores (NUTS on LDA's marginalised model):
@@ -65,4 +65,7 @@ def test_every_pair_has_a_wrong_sampler_to_catch():
 
 def test_reusing_pymc_draws_needs_the_same_settings(results):
     with pytest.raises(ValueError, match="pymc_from ran regression with"):
-        run_pair(get_pair("regression"), draws=10, progress=quiet, pymc_from=results("regression"))
+        pair = get_pair("regression")
+        run_pair(
+            pair, resolve_settings(pair, draws=10), progress=quiet, pymc_from=results("regression")
+        )

@@ -5,11 +5,12 @@ import numpy as np
 from mcmc_pairs.comparisons import cli, execution, parallel, sbc, simulation
 from mcmc_pairs.comparisons import validation as v
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.settings import ValidationSettings
 
 
 def test_ranks_do_not_depend_on_chunking():
     sim = simulation.simulator_for(get_pair("regression"))
-    settings = v.resolve_settings("sbc", replications=6, seed=3, draws=200)
+    settings = ValidationSettings.resolve("sbc", replications=6, seed=3, draws=200)
     args = (sim, "mcmc_pairs.handrolled.regression:sample_blocked", settings)
     seeds = list(enumerate(np.random.SeedSequence(3).spawn(6)))
     whole = parallel.run_chunk(sbc.sbc_replication, args, seeds)

@@ -20,7 +20,7 @@ import pytest
 from mcmc_pairs.comparisons import registry
 from mcmc_pairs.comparisons.agreement import AGREE, NOT_CONVERGED
 from mcmc_pairs.comparisons.report import index_entry, render_pair, to_json, write_index
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import bivariate_normal
 
 SETTINGS = {"draws": 300, "tune": 200, "chains": 4, "seed": 20261122}
@@ -132,10 +132,9 @@ def reference(references, settings, pair=None):
     if key not in references.runs:
         references.runs[key] = run_pair(
             pair,
+            resolve_settings(pair, **settings, max_draws=settings["draws"]),
             sampler=gibbs,
-            max_draws=settings["draws"],
             cache=references.cache,
-            **settings,
             **QUIET,
         )
     return references.runs[key]
@@ -146,11 +145,10 @@ def judge(references, sampler, settings, pair=None):
     earlier = reference(references, settings, pair)
     result = run_pair(
         earlier.pair,
+        resolve_settings(earlier.pair, **settings, max_draws=settings["draws"]),
         sampler=sampler,
-        max_draws=settings["draws"],
         pymc_from=earlier,
         cache=references.cache,
-        **settings,
         **QUIET,
     )
     page = render_pair(result)

@@ -18,6 +18,7 @@ import pytest
 
 from mcmc_pairs.comparisons import cli, execution, parallel, preflight, sides
 from mcmc_pairs.comparisons.errors import one_line, printable
+from mcmc_pairs.comparisons.settings import SamplerRun, Settings
 
 MODEL = """
 import pymc as pm
@@ -171,7 +172,7 @@ def test_the_memory_estimate_counts_sides_products_and_looks():
     assert grows == 8 * 4 * 160 * (3 * (100 + 166) + 3 * 166 + 2 * 100) * 3 // 2
     five = preflight.run_bytes(5, 5, sides=1, chains=1, draws=1, max_draws=1)
     assert five == 8 * (5 + 5 + 10 + 2) * 3 // 2
-    settings = {"chains": 4, "draws": 10, "max_draws": 160}  # only the first look is checked
+    settings = Settings.resolve(chains=4, draws=10, max_draws=160, tune=0)  # the first look only
     preflight.refuse_oversized_run(100, 100, settings, 2, available=one_look + (1 << 30))
     with pytest.raises(ValueError, match="--draws: this run would hold"):
         preflight.refuse_oversized_run(100, 100, settings, 2, available=one_look + (1 << 30) - 1)
@@ -180,13 +181,13 @@ def test_the_memory_estimate_counts_sides_products_and_looks():
 def test_the_memory_estimate_counts_pymcs_warm_up():
     """Issue 39: --tune 10**12 aborted in Rust (exit 134); nutpie keeps its warm-up draws."""
     one_look = preflight.run_bytes(100, 100, sides=2, chains=4, draws=10, max_draws=10)
-    settings = {"chains": 4, "draws": 10, "max_draws": 10, "tune": 1000}
+    settings = SamplerRun(draws=10, tune=1000, chains=4, seed=0)
     warm_up = 8 * 1 * 4 * 1000 * 100  # one reference x chains x tune x components
     enough = one_look + warm_up + (1 << 30)
     preflight.refuse_oversized_run(100, 100, settings, 2, available=enough)
     with pytest.raises(ValueError, match="--tune: PyMC's warm-up would hold"):
         preflight.refuse_oversized_run(100, 100, settings, 2, available=enough - 1)
-    huge = {**settings, "tune": 10**12}
+    huge = dataclasses.replace(settings, tune=10**12)
     with pytest.raises(ValueError, match="--tune: .* lower --tune"):
         preflight.refuse_oversized_run(100, 100, huge, 2, available=64 << 30)
 
@@ -214,8 +215,8 @@ def test_no_builtin_pair_or_zoo_model_is_refused_at_its_defaults_with_4_gib(monk
         references = 1 + len(pair.pymc_steps)
         sides = under_test + references
         need = preflight.run_bytes(
-            held, compared, sides=sides, chains=settings["chains"], draws=settings["draws"],
-            max_draws=settings["max_draws"], references=references,
+            held, compared, sides=sides, chains=settings.chains, draws=settings.draws,
+            max_draws=settings.max_draws, references=references,
         )  # fmt: skip
         largest = max(largest, need)
         preflight.refuse_oversized_run(held, compared, settings, sides, 4 << 30, references)

@@ -33,7 +33,7 @@ from mcmc_pairs.comparisons.agreement import AGREE
 from mcmc_pairs.comparisons.byom import model_pair
 from mcmc_pairs.comparisons.datafile import read_data
 from mcmc_pairs.comparisons.report import render_pair, to_json
-from mcmc_pairs.comparisons.run import run_pair
+from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 from mcmc_pairs.handrolled import bivariate_normal
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "eight_schools"
@@ -120,9 +120,8 @@ def reference():
     pair = registry.get_pair("bivariate_normal")
     return run_pair(
         pair,
+        resolve_settings(pair, **SETTINGS, max_draws=SETTINGS["draws"]),
         sampler="mcmc_pairs.handrolled.bivariate_normal:sample",
-        max_draws=SETTINGS["draws"],
-        **SETTINGS,
         **QUIET,
     )
 
@@ -133,10 +132,9 @@ def test_any_sampler_output_is_a_one_line_error_or_a_verdict_with_a_report(refer
     try:
         result = run_pair(
             reference.pair,
+            reference.settings,
             sampler=sampler_from(recipe),
-            max_draws=SETTINGS["draws"],
             pymc_from=reference,
-            **SETTINGS,
             **QUIET,
         )
     except ValueError as exc:

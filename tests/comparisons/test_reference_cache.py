@@ -22,9 +22,9 @@ PYMC_SIDES = ("pymc", "pymc:metropolis")
 
 def compare(cache, **overrides):
     events = []
-    result = run.run_pair(
-        get_pair("mh_normal"), progress=events.append, cache=cache, **(SMALL | overrides)
-    )
+    pair = get_pair("mh_normal")
+    settings = run.resolve_settings(pair, **(SMALL | overrides))
+    result = run.run_pair(pair, settings, progress=events.append, cache=cache)
     return result, [str(e) for e in events]
 
 

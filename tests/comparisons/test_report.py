@@ -14,6 +14,7 @@ import pytest
 
 from mcmc_pairs.comparisons import cli, execution, registry
 from mcmc_pairs.comparisons.report import write_index
+from mcmc_pairs.comparisons.settings import Settings
 
 WRONG = "mcmc_pairs.handrolled.wrong_samplers:bivariate_gibbs_without_shrinkage"
 
@@ -166,7 +167,7 @@ def _sentence(verdict, failed_kind):
         checks=checks,
         sides=sides,
         pair=SimpleNamespace(variables=("x",)),
-        settings={"tolerance": 0.2, "draws": 1000},
+        settings=Settings.resolve(tolerance=0.2, draws=1000),
         looks=[{"draws": 1000}],
         cannot_grow=[],
     )
@@ -181,16 +182,11 @@ def test_the_verdict_sentence_names_what_failed():
 
 def test_the_resolution_rests_on_the_sides_that_decide_not_on_second_references():
     from mcmc_pairs.comparisons.report import deciding_checks, resolution_table
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
-    result = run_pair(
-        registry.get_pair("mh_normal"),
-        draws=300,
-        tune=300,
-        chains=2,
-        max_draws=300,
-        progress=lambda event: None,
-    )
+    pair = registry.get_pair("mh_normal")
+    settings = resolve_settings(pair, draws=300, tune=300, chains=2, max_draws=300)
+    result = run_pair(pair, settings, progress=lambda event: None)
     assert "pymc:metropolis" in set(result.checks["side"])
     assert "pymc:metropolis" not in set(deciding_checks(result)["side"])
     z = deciding_checks(result)

@@ -326,18 +326,18 @@ def test_figures_with_an_exact_reference_or_without_a_cache_are_drawn_every_time
     """Running means and densities of a built-in pair show its exact answer: not kept."""
     from mcmc_pairs.comparisons import report
     from mcmc_pairs.comparisons.registry import get_pair
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
     pair = get_pair("bivariate_normal")
-    settings = {"draws": 200, "tune": 200, "chains": 2, "seed": 3, "max_draws": 200}
-    result = run_pair(pair, cache=tmp_path, progress=lambda e: None, **settings)
+    settings = resolve_settings(pair, draws=200, tune=200, chains=2, seed=3, max_draws=200)
+    result = run_pair(pair, settings, cache=tmp_path, progress=lambda e: None)
     assert result.memo_directory == tmp_path and result.reference
     report.render_pair(result)
     kept = {json.loads(p.read_text())["key"] for p in (tmp_path / "figures").glob("*.json")}
     names = sorted(json.loads(key)["figure"].split(":")[0] for key in kept)
     assert names == sorted(["trace_figure", *["rank_figure"] * 2, *["autocorr_figure"] * 2])
 
-    unkept = run_pair(pair, cache=None, progress=lambda e: None, **settings)
+    unkept = run_pair(pair, settings, cache=None, progress=lambda e: None)
     assert unkept.memo_directory is None
     assert report.render_pair(unkept).count("<img ") == report.render_pair(result).count("<img ")
 
@@ -346,10 +346,11 @@ def test_a_page_without_figures_keeps_nothing_in_the_memo(tmp_path, monkeypatch)
     """``MCMC_PAIRS_FIGURES=off``: notes instead of images, and no note kept as a figure."""
     from mcmc_pairs.comparisons import report
     from mcmc_pairs.comparisons.registry import get_pair
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
-    settings = {"draws": 100, "tune": 100, "chains": 2, "seed": 3, "max_draws": 100}
-    result = run_pair(get_pair("bivariate_normal"), cache=tmp_path, progress=print, **settings)
+    pair = get_pair("bivariate_normal")
+    settings = resolve_settings(pair, draws=100, tune=100, chains=2, seed=3, max_draws=100)
+    result = run_pair(pair, settings, cache=tmp_path, progress=print)
     monkeypatch.setenv("MCMC_PAIRS_FIGURES", "off")
     page = report.render_pair(result)
     assert "<img " not in page and "was not drawn: $MCMC_PAIRS_FIGURES=off" in page

@@ -4,15 +4,16 @@ import pytest
 
 from mcmc_pairs.comparisons import agreement, run, sides
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.settings import Settings
 
-SMALL = {"draws": 200, "tune": 200, "chains": 2, "seed": 4, "max_draws": 200}
+SMALL = Settings.resolve(draws=200, tune=200, chains=2, seed=4, max_draws=200)
 
 
 @pytest.fixture(scope="module")
 def mh_normal():
     """A small run of a pair with two hand-rolled variants and a second PyMC reference."""
     events = []
-    result = run.run_pair(get_pair("mh_normal"), progress=events.append, **SMALL)
+    result = run.run_pair(get_pair("mh_normal"), SMALL, progress=events.append)
     return result, events
 
 
@@ -56,10 +57,10 @@ def test_reused_pymc_draws_send_no_pymc_events(mh_normal):
     events = []
     again = run.run_pair(
         get_pair("mh_normal"),
+        SMALL,
         sampler="mcmc_pairs.handrolled.mh_normal:sample",
         progress=events.append,
         pymc_from=result,
-        **SMALL,
     )
     assert [(e.side, e.stage) for e in events] == [("user", "start"), ("user", "done")]
     assert again.sides["user"].role == run.USER and set(again.verdicts) == {
@@ -109,10 +110,11 @@ def test_a_pymc_step_under_test_draws_apart_from_the_reference(tmp_path, monkeyp
         monkeypatch.setattr(sides, "own_seed", lambda settings: settings)
     step = f"pymc-step:{tmp_path}/coins.py:steps"
     pair = model_pair(f"{tmp_path}/coins.py:build_model", {"p": 0.5}, sampler=step)
-    result = run.run_pair(pair, sampler=step, seed=3, draws=500, tune=100, max_draws=500)
+    settings = run.resolve_settings(pair, seed=3, draws=500, tune=100, max_draws=500)
+    result = run.run_pair(pair, settings, sampler=step)
     copy = result.checks[result.checks["kind"] == "copy"]
     if own_stream:
         assert copy["passed"].all() and result.verdict == "agree", result.checks
-        assert sides.own_seed(run.resolve_settings(pair, seed=3))["seed"] != 3
+        assert sides.own_seed(run.resolve_settings(pair, seed=3)).seed != 3
     else:
         assert not copy["passed"].all() and result.verdict == "disagree"

@@ -18,6 +18,7 @@ from mcmc_pairs.comparisons.pairs import bayes_net as bayes_net_pair
 from mcmc_pairs.comparisons.pairs import regression as regression_pair
 from mcmc_pairs.comparisons.parallel import SYNCHRONOUS
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.settings import ValidationSettings
 
 W = "mcmc_pairs.handrolled.wrong_samplers:"
 # 1000 draws (the default): at 200 draws regression's blocked Gibbs has fewer than 99
@@ -193,7 +194,7 @@ def test_reruns_do_not_depend_on_the_chunking():
     from mcmc_pairs.comparisons.simulation import simulator_for
 
     sim = simulator_for(get_pair("regression"))
-    args = (sim, sticky_regression, v.resolve_settings("sbc", max_draws=4000))
+    args = (sim, sticky_regression, ValidationSettings.resolve("sbc", max_draws=4000))
     seeds = list(enumerate(np.random.SeedSequence(3).spawn(6)))
     whole = run_chunk(sbc.sbc_replication, args, seeds)
     pieces = [run_chunk(sbc.sbc_replication, args, seeds[i : i + 2]) for i in (4, 2, 0)]

@@ -64,7 +64,9 @@ def test_the_looks_spend_exactly_alpha(looks):
 
 def test_a_correct_sampler_too_short_to_decide_is_extended_until_it_agrees():
     sampler = ExactDraws()
-    result = run.run_pair(PAIR, sampler=sampler, draws=150, chains=4, progress=quiet)
+    result = run.run_pair(
+        PAIR, run.resolve_settings(PAIR, draws=150, chains=4), sampler=sampler, progress=quiet
+    )
     assert result.verdict == agreement.AGREE
     draws = [look["draws"] for look in result.looks]
     assert draws[0] == 150 and len(draws) > 1  # 600 draws do not resolve 0.2 sd
@@ -82,7 +84,12 @@ RERUN = (honesty.RERUN_DRAWS, honesty.RERUN_TUNE, False)
 
 def test_a_resumable_sampler_is_continued_and_gives_the_draws_of_one_long_run():
     sampler = ExactDraws()
-    result = run.run_pair(PAIR, sampler=sampler, draws=50, chains=4, seed=3, progress=quiet)
+    result = run.run_pair(
+        PAIR,
+        run.resolve_settings(PAIR, draws=50, chains=4, seed=3),
+        sampler=sampler,
+        progress=quiet,
+    )
     calls = sampler.calls[1:]  # the first call is the one-draw warm-up
     looks = [look["draws"] for look in result.looks]
     assert calls[0] == (50, 1000, False)  # fresh: tuned
@@ -98,7 +105,9 @@ def test_a_sampler_without_state_is_rerun_with_more_draws():
     def plain(data, *, draws, tune, chains, random_seed):
         return sampler(data, draws=draws, tune=tune, chains=chains, random_seed=random_seed)
 
-    result = run.run_pair(PAIR, sampler=plain, draws=50, chains=4, progress=quiet)
+    result = run.run_pair(
+        PAIR, run.resolve_settings(PAIR, draws=50, chains=4), sampler=plain, progress=quiet
+    )
     looks = [look["draws"] for look in result.looks]
     assert len(looks) > 1
     calls = sampler.calls[1:]
@@ -139,7 +148,9 @@ def slow_biased_random_walk(data, *, draws, tune, chains, random_seed, state=Non
 def test_a_lead_shared_by_many_checks_holds_agree_and_the_next_look_catches_it(monkeypatch):
     # Every sd 3 % too small: at seed 6 no check passes its Holm threshold at the first
     # look and every one is within its tolerance, but together they stand out.
-    narrow = run.run_pair(PAIR, sampler=ExactDraws(scale=0.97), seed=6, progress=quiet)
+    narrow = run.run_pair(
+        PAIR, run.resolve_settings(PAIR, seed=6), sampler=ExactDraws(scale=0.97), progress=quiet
+    )
     first = narrow.looks[0]
     assert first["verdicts"]["user"] == agreement.AGREE
     assert first["held"]["user"] >= agreement.LEAD
@@ -148,11 +159,15 @@ def test_a_lead_shared_by_many_checks_holds_agree_and_the_next_look_catches_it(m
     from mcmc_pairs.comparisons.report import render_pair
 
     assert "Held for a lead" in render_pair(narrow) and "user at look 1" in render_pair(narrow)
-    correct = run.run_pair(PAIR, sampler=ExactDraws(), seed=6, progress=quiet)
+    correct = run.run_pair(
+        PAIR, run.resolve_settings(PAIR, seed=6), sampler=ExactDraws(), progress=quiet
+    )
     assert correct.verdict == agreement.AGREE
     assert all("held" not in look for look in correct.looks)
     monkeypatch.setattr(verdicts, "LEAD", float("inf"))  # without the hold: missed
-    missed = run.run_pair(PAIR, sampler=ExactDraws(scale=0.97), seed=6, progress=quiet)
+    missed = run.run_pair(
+        PAIR, run.resolve_settings(PAIR, seed=6), sampler=ExactDraws(scale=0.97), progress=quiet
+    )
     assert missed.verdict == agreement.AGREE and len(missed.looks) == 1
 
 
@@ -182,7 +197,10 @@ def test_a_slow_sampler_biased_by_a_sixth_of_an_sd_ends_disagree_at_default_sett
 
 def test_one_look_when_the_budget_is_the_draws():
     result = run.run_pair(
-        PAIR, sampler=ExactDraws(), draws=50, chains=4, max_draws=50, progress=quiet
+        PAIR,
+        run.resolve_settings(PAIR, draws=50, chains=4, max_draws=50),
+        sampler=ExactDraws(),
+        progress=quiet,
     )
     assert [look["draws"] for look in result.looks] == [50]
     assert result.looks[0]["alpha"] == agreement.ALPHA
@@ -191,14 +209,20 @@ def test_one_look_when_the_budget_is_the_draws():
 
 def test_a_time_budget_stops_the_looks():
     result = run.run_pair(
-        PAIR, sampler=ExactDraws(), draws=50, chains=4, max_seconds=1e-6, progress=quiet
+        PAIR,
+        run.resolve_settings(PAIR, draws=50, chains=4, max_seconds=1e-6),
+        sampler=ExactDraws(),
+        progress=quiet,
     )
     assert len(result.looks) == 1
 
 
 def test_a_tolerance_finer_than_the_budget_resolves_ends_inconclusive():
     result = run.run_pair(
-        PAIR, sampler=ExactDraws(), draws=500, max_draws=1000, tolerance=0.01, progress=quiet
+        PAIR,
+        run.resolve_settings(PAIR, draws=500, max_draws=1000, tolerance=0.01),
+        sampler=ExactDraws(),
+        progress=quiet,
     )
     assert result.verdict == agreement.INCONCLUSIVE
     assert len(result.looks) == 2
@@ -242,8 +266,8 @@ class AR1Draws:
 
 def test_a_chain_that_cannot_reach_the_gate_stops_growing_at_the_second_look():
     result = run.run_pair(
-        PAIR, sampler=AR1Draws(0.9995), draws=100, chains=4, max_draws=3200,
-        seed=1, progress=quiet,
+        PAIR, run.resolve_settings(PAIR, draws=100, chains=4, max_draws=3200, seed=1),
+        sampler=AR1Draws(0.9995), progress=quiet,
     )  # fmt: skip
     assert result.verdict == agreement.NOT_CONVERGED
     assert [look["draws"] for look in result.looks] == [100, 200]
@@ -256,8 +280,8 @@ def test_a_chain_that_cannot_reach_the_gate_stops_growing_at_the_second_look():
 
 def test_a_slow_chain_that_will_reach_the_gate_keeps_growing():
     result = run.run_pair(
-        PAIR, sampler=AR1Draws(0.9), draws=100, chains=4, max_draws=3200,
-        seed=1, progress=quiet,
+        PAIR, run.resolve_settings(PAIR, draws=100, chains=4, max_draws=3200, seed=1),
+        sampler=AR1Draws(0.9), progress=quiet,
     )  # fmt: skip
     assert result.verdict == agreement.AGREE
     assert len(result.looks) > 2

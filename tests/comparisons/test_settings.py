@@ -2,6 +2,8 @@
 
 import inspect
 import math
+from collections.abc import Mapping
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,13 +19,14 @@ def test_defaults_then_the_pairs_then_overrides():
     assert (s.max_seconds, s.timeout) == (None, 30)
 
 
-def test_a_mapping_in_the_json_order():
-    s = Settings.resolve()
-    assert list(s) == list(NAMES) == [f.name for f in FIELDS]
-    assert dict(s) == {name: getattr(s, name) for name in NAMES}
-    assert s["draws"] == s.draws and len(s) == len(NAMES)
-    with pytest.raises(KeyError):
-        s["nope"]
+def test_a_record_whose_json_is_in_the_fields_order():
+    s = Settings.resolve(timeout=30)
+    assert list(s.as_json()) == list(NAMES) == [f.name for f in FIELDS]
+    assert s.as_json() == {name: getattr(s, name) for name in NAMES}
+    assert s.as_json()["timeout"] == 30 and s.as_json()["max_seconds"] is None
+    assert not isinstance(s, Mapping)  # read by attribute: no settings["draws"]
+    with pytest.raises(TypeError):
+        s["draws"]
 
 
 @pytest.mark.parametrize(
@@ -57,12 +60,32 @@ def test_frozen_and_replace_checks_again():
 
 
 def test_the_python_keywords_and_the_cli_flags_are_the_fields():
-    for function in (run.run_pair, testing.compare):
-        keywords = set(inspect.signature(function).parameters)
-        assert set(NAMES) <= keywords, function.__name__
+    compare = inspect.signature(testing.compare).parameters
+    assert set(NAMES) <= set(compare)  # the Python API's keywords, for users
+    assert all(compare[name].default is None for name in NAMES)  # None: the default
+    run_pair = inspect.signature(run.run_pair).parameters  # the record, not its fields again
+    assert run_pair["settings"].annotation == "Settings | None"
+    assert not set(NAMES) & set(run_pair)
     parser = cli.build_parser()
-    compare = parser._subparsers._group_actions[0].choices["compare"]
-    flags = {option for action in compare._actions for option in action.option_strings}
+    compare_cli = parser._subparsers._group_actions[0].choices["compare"]
+    flags = {option for action in compare_cli._actions for option in action.option_strings}
     assert {f.flag for f in FIELDS} <= flags
     args = parser.parse_args(["compare", "x", "--max-draws", "8", "--timeout", "2.5"])
-    assert settings.from_args(args) == dict.fromkeys(NAMES) | {"max_draws": 8, "timeout": 2.5}
+    given = settings.from_args(args, {"draws": 4})
+    assert given == Settings.resolve(draws=4, max_draws=8, timeout=2.5)
+
+
+def test_compare_passes_its_keywords_on_as_one_record(monkeypatch):
+    """Every keyword of ``testing.compare`` that is a setting reaches ``run_pair``'s record."""
+    from mcmc_pairs.comparisons import byom
+
+    seen = []
+    pair = SimpleNamespace(name="p", settings={"draws": 2})  # overridden by every keyword
+    monkeypatch.setattr(byom, "model_pair", lambda *args, **kwargs: pair)
+    monkeypatch.setattr(run, "run_pair", lambda pair, settings, **kwargs: seen.append(settings))
+    monkeypatch.setattr(testing, "_written", lambda result, out: result)
+    given = {"draws": 7, "tune": 3, "chains": 3, "seed": 9, "tolerance": 0.5}
+    given |= {"max_draws": 14, "max_seconds": 60.0, "timeout": 5.0}
+    assert set(given) == set(NAMES)
+    testing.compare("m:build", "s:sample", {}, cache=False, **given)
+    assert seen == [Settings.resolve(**given)]

@@ -9,10 +9,19 @@ import json
 import pytest
 
 from mcmc_pairs.comparisons import cli
+from mcmc_pairs.comparisons import sbc as sbc_module
 from mcmc_pairs.comparisons import validation as v
+from mcmc_pairs.comparisons.kinds import ValidationVerdict
 from mcmc_pairs.comparisons.parallel import SYNCHRONOUS
 from mcmc_pairs.comparisons.pymc_runner import PymcTwin
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.settings import (
+    BUDGET_FACTOR,
+    SEED,
+    GewekeSettings,
+    SbcSettings,
+    ValidationSettings,
+)
 
 M = "tests/malformed_samplers.py:"
 
@@ -48,17 +57,30 @@ def test_bad_method_and_settings():
         v.validate(pair, 3, method="sbc", scheduler=SYNCHRONOUS)
 
 
-def test_resolve_settings_merges_defaults_and_overrides():
-    settings = v.resolve_settings("geweke", steps=30, tune=None)
-    assert settings == {**v.DEFAULTS["geweke"], "steps": 30}
+def test_validation_settings_merge_defaults_and_overrides():
+    settings = ValidationSettings.resolve("geweke", steps=30, tune=None)
+    assert settings == GewekeSettings(replications=20, tune=20, seed=SEED, steps=30)
+    assert settings.as_json() == {"replications": 20, "steps": 30, "tune": 20, "seed": SEED}
     with pytest.raises(ValueError, match="tune must be an integer >= 0, got -1"):
-        v.resolve_settings("sbc", tune=-1)
-    assert v.resolve_settings("sbc", draws=300)["max_draws"] == 16 * 300
-    assert v.resolve_settings("sbc", draws=300, max_draws=300)["max_draws"] == 300
+        ValidationSettings.resolve("sbc", tune=-1)
+    sbc = ValidationSettings.resolve("sbc", draws=300)
+    assert isinstance(sbc, SbcSettings) and sbc.max_draws == BUDGET_FACTOR * 300 == 16 * 300
+    assert list(sbc.as_json()) == ["replications", "draws", "tune", "chains", "seed", "max_draws"]
+    assert ValidationSettings.resolve("sbc", draws=300, max_draws=300).max_draws == 300
     with pytest.raises(ValueError, match="max_draws must be an integer >= 300, got 299"):
-        v.resolve_settings("sbc", draws=300, max_draws=299)
+        ValidationSettings.resolve("sbc", draws=300, max_draws=299)
     with pytest.raises(ValueError, match="max_draws is not a setting of geweke"):
-        v.resolve_settings("geweke", max_draws=3000)
+        ValidationSettings.resolve("geweke", max_draws=3000)
+    with pytest.raises(ValueError, match="method must be one of geweke, sbc, got 'nuts'"):
+        ValidationSettings.resolve("nuts")
+    with pytest.raises(AttributeError):
+        sbc.draws = 5  # frozen
+
+
+def test_verdicts_are_words_of_one_enum():
+    assert v.VERDICTS == tuple(ValidationVerdict) == ("pass", "fail", "not converged", "error")
+    assert json.dumps([v.PASS, sbc_module.NOT_CONVERGED]) == '["pass", "not converged"]'
+    assert isinstance(sbc_module.NOT_CONVERGED, ValidationVerdict)
 
 
 def test_sampler_that_raises_midway_keeps_finished_replications(tmp_path, capsys):

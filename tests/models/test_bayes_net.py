@@ -140,10 +140,11 @@ def _gibbs_forgetting_e(data, *, draws, tune, chains, random_seed):
 
 
 def test_compare_agrees_and_catches_wrong_sampler():
-    from mcmc_pairs.comparisons.run import run_pair
+    from mcmc_pairs.comparisons.run import resolve_settings, run_pair
 
-    quiet = {"progress": lambda line: None, "draws": 1000, "tune": 500, "chains": 4}
-    result = run_pair(PAIR, seed=1, **quiet)
+    settings = resolve_settings(PAIR, draws=1000, tune=500, chains=4, seed=1)
+    quiet = {"progress": lambda line: None}
+    result = run_pair(PAIR, settings, **quiet)
     assert result.verdict == "agree", result.checks[~result.checks["passed"]]
-    wrong = run_pair(PAIR, sampler=_gibbs_forgetting_e, seed=1, **quiet)
+    wrong = run_pair(PAIR, settings, sampler=_gibbs_forgetting_e, **quiet)
     assert wrong.verdict == "disagree"
