@@ -13,7 +13,7 @@ process's peak memory:
   ...``. Each run gives every side's sampling wall time (tune + draws; for
   PyMC the posterior attribute ``sampling_time``, which excludes compilation),
   its minimum bulk ESS over the compared quantities
-  (:meth:`mcmc_pairs.comparisons.run.PairResult.ess_per_second`) and the ratio of each
+  (:meth:`mcmc_pairs.comparisons.result.PairResult.ess_per_second`) and the ratio of each
   side's ESS/s to NUTS's *in the same run*.
 - :func:`gibbs_ess_per_draw` (``gibbs-ess``): the bivariate Gibbs sampler's
   bulk ESS per draw against the AR(1) value ``(1 - rho**2) / (1 + rho**2)``.

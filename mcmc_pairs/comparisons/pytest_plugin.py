@@ -353,7 +353,7 @@ class StatisticalTest:
 
         Returns
         -------
-        mcmc_pairs.comparisons.run.PairResult
+        mcmc_pairs.comparisons.result.PairResult
 
         Raises
         ------
@@ -391,7 +391,7 @@ class StatisticalTest:
 
         Returns
         -------
-        mcmc_pairs.comparisons.run.PairResult
+        mcmc_pairs.comparisons.result.PairResult
 
         Raises
         ------

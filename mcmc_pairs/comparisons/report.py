@@ -42,7 +42,8 @@ from mcmc_pairs.comparisons.kinds import (
     Role,
     Statistic,
 )
-from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST, PairResult
+from mcmc_pairs.comparisons.result import PairResult
+from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST
 
 VERDICT_COLOURS = {
     AGREE: html.GREEN,

@@ -30,6 +30,7 @@ from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC
 from mcmc_pairs.comparisons.reference_cache import ReferenceCache, reference_key
+from mcmc_pairs.comparisons.result import PairResult
 from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.side_kinds import SamplerSpec, source_under_test
 from mcmc_pairs.comparisons.sides import (
@@ -64,44 +65,6 @@ ESS grows about linearly in the draws once a chain has found its stationary dist
 a side that will pass the gate at ``max_draws`` does not look hopeless by a factor 2 at
 its second look. A chain that is not mixing at all (R-hat about 2 at every look: Stan's
 dense-metric bug, ``shipped/stan_dense_metric``) is told so after 2 looks, not 5."""
-
-
-@dataclass
-class PairResult:
-    """Everything a report needs about one run of a pair."""
-
-    pair: Pair
-    settings: Settings
-    sides: dict[str, Side]
-    verdict: str
-    verdicts: dict[str, str]
-    checks: pd.DataFrame
-    summaries: dict[str, pd.DataFrame]
-    reference: Mapping[str, ExactMarginal] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict)
-    looks: list[dict[str, Any]] = field(default_factory=list)
-    """Per look: ``look``, ``draws`` per chain (of the sides ``grown`` at that look; a
-    side not grown keeps its draws), the error rates spent (``alpha``,
-    ``alpha_equivalence``), its ``seconds`` and every side's ``verdicts``."""
-    pymc_runs: dict[tuple[str, int], Side] = field(default_factory=dict)
-    """PyMC's runs by (side label, draws): what ``pymc_from`` reuses."""
-    discrete: list[str] = field(default_factory=list)
-    """Quantities compared as discrete (:func:`~.agreement.discrete_quantities`):
-    by their mean, sd and ``P(X <= k)`` at the pooled quantiles, not by quantiles."""
-    cannot_grow: list[str] = field(default_factory=list)
-    """Sides of stored draws that an undecided run would have grown: their own Monte
-    Carlo error limits the resolution (:mod:`~.stored`)."""
-    memo_directory: Path | None = None
-    """The reference cache the run used (None: none): its report keeps the figures drawn
-    from draws alone beside it (:class:`~.reuse.FigureMemo`)."""
-
-    def ess_per_second(self, label: str) -> float:
-        """Minimum bulk ESS over the compared quantities per second of sampling (NaN: stored)."""
-        if self.sides[label].stored:
-            return float("nan")
-        seconds = self.sides[label].timings["sampling_s"]
-        return float(self.summaries[label]["ess_bulk"].min() / max(seconds, 1e-9))
 
 
 def resolve_settings(pair: Pair, **overrides: Any) -> Settings:

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from mcmc_pairs.comparisons.kinds import CheckKind, Verdict
 
 if TYPE_CHECKING:
-    from mcmc_pairs.comparisons.run import PairResult, RunEvent
+    from mcmc_pairs.comparisons.result import PairResult
+    from mcmc_pairs.comparisons.run import RunEvent
 
 
 def compare(
@@ -83,7 +84,7 @@ def compare(
 
     Returns
     -------
-    mcmc_pairs.comparisons.run.PairResult
+    mcmc_pairs.comparisons.result.PairResult
         ``verdict`` (:class:`~.kinds.Verdict`), ``checks`` (a DataFrame, a row per check) and
         ``summaries`` (per side: statistics, MCSEs, ESS and R-hat per quantity).
 
@@ -163,7 +164,7 @@ def assert_agree(
 
     Returns
     -------
-    mcmc_pairs.comparisons.run.PairResult
+    mcmc_pairs.comparisons.result.PairResult
 
     Raises
     ------

@@ -35,7 +35,7 @@ from mcmc_pairs.pairdata.bayes_net import EVIDENCE_SEQUENCE, default_data, free_
 if TYPE_CHECKING:
     import xarray as xr
 
-    from mcmc_pairs.comparisons.run import PairResult
+    from mcmc_pairs.comparisons.result import PairResult
 
 GRAPH: dict[str, tuple[str, ...]] = {
     "A": (),

@@ -48,7 +48,7 @@ from mcmc_pairs.pairdata.lda import default_data, validate_data
 if TYPE_CHECKING:
     import xarray as xr
 
-    from mcmc_pairs.comparisons.run import PairResult
+    from mcmc_pairs.comparisons.result import PairResult
 
 
 def hellinger_matrix(p: np.ndarray, q: np.ndarray) -> np.ndarray:
