@@ -712,7 +712,7 @@ print(f"lead of the correct Gibbs sampler: by hand {lead_hand:.3f}, harness "
 assert np.isclose(lead_hand, agreement.lead(checks, GIBBS))
 # the measured numbers the text quotes, against their sources
 repository = Path(mcmc_pairs.__file__).resolve().parents[1]
-lead_doc = " ".join((repository / "comparisons" / "agreement.py").read_text().split())
+lead_doc = " ".join((repository / "comparisons" / "stats" / "verdicts.py").read_text().split())
 stan_doc = " ".join(
     (repository / "shipped" / "stan_nuts_subtree" / "README.md").read_text().split()
 )
