@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from mcmc_pairs.comparisons.datafile import refuse_non_finite
@@ -77,8 +78,8 @@ class ModuleFunction:
     target: str
     attr: str
 
-    def __call__(self, *args, **kwargs):
-        """Call the function."""
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the function (a user's: it returns whatever that returns)."""
         return load_callable(f"{self.target}:{self.attr}", argument="--model")(*args, **kwargs)
 
 
@@ -215,8 +216,10 @@ def model_pair(
     )
 
 
-def _module_pieces(model: str | Callable):
+def _module_pieces(model: str | Callable) -> tuple[ModuleType | None, dict[str, Any]]:
     """Return the model's module and the optional pieces it defines."""
+    module: ModuleType | None
+    wrap: Callable[[str], Callable[..., Any]]
     if isinstance(model, str):
         target = model.rpartition(":")[0]
         module = load_module(target, argument="--model", spec=model)
@@ -245,7 +248,7 @@ def _module_pieces(model: str | Callable):
     return module, pieces
 
 
-def default_name(model: str | Callable, module=None) -> str:
+def default_name(model: str | Callable, module: ModuleType | None = None) -> str:
     """Return a run's name when none is given: the model function's module and function.
 
     ``path/to/changepoint/model.py:build_model`` is ``changepoint.model.build_model``
@@ -265,7 +268,7 @@ def default_name(model: str | Callable, module=None) -> str:
     else:
         module_name = getattr(module, "__name__", None) or getattr(model, "__module__", None)
         parts = [module_name or "model"]
-        function = getattr(model, "__qualname__", None) or getattr(model, "__name__", "model")
+        function = str(getattr(model, "__qualname__", None) or getattr(model, "__name__", "model"))
     name = ".".join([*parts, function]).lstrip(".")
     return "".join(c if c.isalnum() or c in "_-." else "_" for c in name)
 

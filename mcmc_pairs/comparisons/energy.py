@@ -187,7 +187,13 @@ def energy_test(
         return _energy_test(a, b, min_ess, rng, level)
 
 
-def _energy_test(a, b, min_ess, rng, level) -> tuple[float, float, float]:
+def _energy_test(
+    a: xr.DataArray,
+    b: xr.DataArray,
+    min_ess: tuple[float, float],
+    rng: np.random.Generator,
+    level: float,
+) -> tuple[float, float, float]:
     xa, xb = thinned(a, min_ess[0]), thinned(b, min_ess[1])
     length = min(block_length(max(xa.shape[1], xb.shape[1])), xa.shape[1], xb.shape[1])
     xa = xa[:, : xa.shape[1] // length * length]  # whole blocks of one length on both sides,

@@ -56,7 +56,15 @@ import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import socket
+    import threading
+    from collections.abc import Collection
+    from multiprocessing.connection import Connection
+
+    from dask.distributed import Client, LocalCluster
 
 from mcmc_pairs.comparisons import interrupts
 from mcmc_pairs.comparisons.errors import one_line
@@ -111,7 +119,9 @@ def spawned_pool(workers: int, initializer: Callable[[], None]) -> Iterator[Proc
     pool.shutdown()
 
 
-def stray_threads(wait: float = STRAY_THREAD_WAIT_S, ignore=frozenset()) -> list[str]:
+def stray_threads(
+    wait: float = STRAY_THREAD_WAIT_S, ignore: Collection[threading.Thread] = frozenset()
+) -> list[str]:
     """Return the names of the non-daemon threads still running after ``wait`` seconds.
 
     The main thread, daemon threads, the threads in ``ignore`` and idle
@@ -130,14 +140,14 @@ def stray_threads(wait: float = STRAY_THREAD_WAIT_S, ignore=frozenset()) -> list
         left[0].join(min(0.1, max(0.0, deadline - time.monotonic())))
 
 
-def _keeps_process_alive(thread) -> bool:
+def _keeps_process_alive(thread: threading.Thread) -> bool:
     """Return True for a non-daemon thread the interpreter would wait for at exit."""
     import threading
     from concurrent.futures import thread as pool_thread
 
     if thread.daemon or thread is threading.main_thread() or not thread.is_alive():
         return False
-    frame = sys._current_frames().get(thread.ident)
+    frame = None if thread.ident is None else sys._current_frames().get(thread.ident)
     return frame is None or frame.f_code is not pool_thread._worker.__code__  # idle: waits there
 
 
@@ -188,7 +198,7 @@ def call_in_fork(target: Callable[[], Any], timeout: float) -> Any:
     return payload
 
 
-def _forked(send, target: Callable[[], Any]) -> None:
+def _forked(send: Connection, target: Callable[[], Any]) -> None:
     """Run ``target`` in the forked child; send back ``("ok", value)`` or the error."""
     try:
         send.send(("ok", target()))
@@ -260,14 +270,16 @@ class ChildInterpreter:
         """
         return max(CHILD_WAIT_FLOOR_S, CHILD_WAIT_FACTOR * (time.monotonic() - self.started))
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
         interrupts.discard(self.path)
 
 
-def open_client(scheduler: str | None, *, workers: int = DEFAULT_WORKERS):
+def open_client(
+    scheduler: str | None, *, workers: int = DEFAULT_WORKERS
+) -> tuple[Client | None, LocalCluster | None]:
     """Return a Dask client (and the LocalCluster it owns, or ``None``).
 
     Parameters
@@ -394,7 +406,7 @@ def scheduler_host_port(address: str, *, name: str = "--scheduler") -> tuple[str
     return host, int(port)
 
 
-def _receive(sock, size: int, timeout: float) -> bytes:
+def _receive(sock: socket.socket, size: int, timeout: float) -> bytes:
     """Return up to ``size`` bytes received within ``timeout`` seconds (fewer at the end)."""
     import time
 

@@ -29,6 +29,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # not at import: the settings' checks import numpy
+    import pymc as pm
+    from pytensor.tensor.variable import TensorVariable
+
+    from mcmc_pairs.comparisons.pair import Pair
     from mcmc_pairs.comparisons.settings import Sampling
 
 RESERVED = ("index",)
@@ -181,7 +185,7 @@ def refuse_long_name(stem: str, out: Path, argument: str = "--name") -> None:
         )
 
 
-def refuse_unstorable_dims(model, argument: str = "--model") -> None:
+def refuse_unstorable_dims(model: pm.Model, argument: str = "--model") -> None:
     """Refuse a PyMC model whose dims, coordinates or variables PyMC cannot store.
 
     xarray's DataTree (PyMC's draws) forbids ``/`` in a name: PyMC accepts
@@ -336,7 +340,14 @@ def _gib(n: int) -> str:
     return f"{n / (1 << 30):.1f} GiB"
 
 
-def refuse_unfit_model(model, shapes, pair, settings, under_test: int, argument: str) -> None:
+def refuse_unfit_model(
+    model: pm.Model,
+    shapes: Mapping[str, tuple[int, ...]],
+    pair: Pair,
+    settings: Sampling,
+    under_test: int,
+    argument: str,
+) -> None:
     """Run the checks of a built model before any sampling: its names, then its memory.
 
     Parameters
@@ -346,7 +357,7 @@ def refuse_unfit_model(model, shapes, pair, settings, under_test: int, argument:
         Shapes of the model's free variables.
     pair : Pair
         Its ``variables`` are compared; its ``pymc_steps`` are extra sides.
-    settings : mapping
+    settings : Sampling
         The run's settings.
     under_test : int
         Sides under test (the hand-rolled variants, or the user's sampler).
@@ -363,7 +374,9 @@ def refuse_unfit_model(model, shapes, pair, settings, under_test: int, argument:
     refuse_oversized_run(held, compared, settings, under_test + references, None, references)
 
 
-def model_sizes(model, shapes: Mapping[str, tuple], compared: Iterable[str]) -> tuple[int, int]:
+def model_sizes(
+    model: pm.Model, shapes: Mapping[str, tuple[int, ...]], compared: Iterable[str]
+) -> tuple[int, int]:
     """Return ``(held, compared)``: scalar components of the model and of the compared variables.
 
     ``held`` counts ``model``'s free variables (``shapes``) and deterministics,
@@ -376,7 +389,7 @@ def model_sizes(model, shapes: Mapping[str, tuple], compared: Iterable[str]) -> 
     return held, sum(free.get(name, 0) for name in compared)
 
 
-def _size(variable) -> int:
+def _size(variable: TensorVariable) -> int:
     """Return the number of scalars of a deterministic (0 when its shape cannot be told)."""
     import math
 

@@ -143,6 +143,7 @@ def pymc_sample(
     import pymc as pm
 
     with model:  # a step method binds to the model on the context stack
+        kwargs: dict[str, Any]
         if isinstance(step, StepMethod):
             kwargs = {"step": step.steps(model)}
         else:

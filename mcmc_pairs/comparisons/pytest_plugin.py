@@ -37,11 +37,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from mcmc_pairs.comparisons.result import PairResult
 
 MARKER = "mcmc_pairs"
 """The marker's name, and the fixture's."""
@@ -234,11 +238,16 @@ class SessionBudget:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Note a statistical test's level from its report (what pytest-xdist's controller sees)."""
         properties = dict(report.user_properties)
-        if LEVEL_PROPERTY in properties:
-            total, _ = properties[RUNS_PROPERTY]
-            self.budget.reported[report.nodeid] = (properties[LEVEL_PROPERTY], total)
+        level, runs = properties.get(LEVEL_PROPERTY), properties.get(RUNS_PROPERTY)
+        if isinstance(level, float) and isinstance(runs, tuple | list):  # a list after xdist
+            self.budget.reported[report.nodeid] = (level, runs[0])
 
-    def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
+    def pytest_terminal_summary(
+        self,
+        terminalreporter: pytest.TerminalReporter,
+        exitstatus: pytest.ExitCode,
+        config: pytest.Config,
+    ) -> None:
         """State the session's statistical tests, its family-wise rate and each run's level."""
         lines = summary_lines(self.budget, verbose=config.getoption("verbose") > 0)
         if lines and self.budget.used is not None:
@@ -250,20 +259,22 @@ class SessionBudget:
 def summary_lines(budget: Budget, verbose: bool = False) -> list[str]:
     """Return the terminal summary's lines: the tests, the family-wise rate, each run's level."""
     if budget.runs:
-        runs, tests, level = budget.total, dict(budget.runs), budget.level
+        runs, tests, level = budget.total, len(budget.runs), budget.level
     elif budget.reported:  # pytest-xdist's controller: from the workers' reports
-        (level, runs), tests = next(iter(budget.reported.values())), budget.reported
+        (level, runs), tests = next(iter(budget.reported.values())), len(budget.reported)
     else:
         return []
-    count = f"{len(tests)} statistical test{'s' * (len(tests) != 1)}"
-    if runs != len(tests):
+    count = f"{tests} statistical test{'s' * (tests != 1)}"
+    if runs != tests:
         count += f" ({runs} runs)"
     lines = [
         f"mcmc-pairs: {count}, family-wise false-alarm rate {percent(budget.rate)}: "
         f"each run at level {percent(level)} ({percent(budget.rate)} / {runs}, Bonferroni)"
     ]
     if verbose and budget.runs:
-        lines += [f"  {nodeid}: {n} run(s) at {percent(level)}" for nodeid, n in tests.items()]
+        lines += [
+            f"  {nodeid}: {n} run(s) at {percent(level)}" for nodeid, n in budget.runs.items()
+        ]
     return lines
 
 
@@ -273,7 +284,9 @@ def percent(rate: float) -> str:
 
 
 @pytest.fixture
-def mcmc_pairs(request: pytest.FixtureRequest, tmp_path_factory) -> StatisticalTest:
+def mcmc_pairs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> StatisticalTest:
     """Compare a sampler with a PyMC model within the session's false-alarm budget.
 
     ``mcmc_pairs.compare(...)`` and ``mcmc_pairs.assert_agree(...)`` take the
@@ -342,7 +355,13 @@ class StatisticalTest:
     def __repr__(self) -> str:
         return f"<mcmc_pairs fixture of {self.nodeid}: {self.runs} run(s) at {self.level:.3g}>"
 
-    def compare(self, build_model, sampler, data, **kwargs: Any):
+    def compare(
+        self,
+        build_model: str | Callable,
+        sampler: str | Callable,
+        data: Mapping | str | Path,
+        **kwargs: Any,
+    ) -> PairResult:
         """Run :func:`mcmc_pairs.compare` at this test's level; return its result.
 
         Parameters
@@ -381,7 +400,13 @@ class StatisticalTest:
             build_model, sampler, data, alpha=self.level, cache=cache, out=self.reports, **kwargs
         )
 
-    def assert_agree(self, build_model, sampler, data, **kwargs: Any):
+    def assert_agree(
+        self,
+        build_model: str | Callable,
+        sampler: str | Callable,
+        data: Mapping | str | Path,
+        **kwargs: Any,
+    ) -> PairResult:
         """Assert that the sampler agrees with the model at this test's level; return the result.
 
         Parameters
@@ -405,7 +430,7 @@ class StatisticalTest:
             raise AssertionError(self.failure(result))
         return result
 
-    def failure(self, result) -> str:
+    def failure(self, result: PairResult) -> str:
         """Return what a failed test prints: verdict sentence, worst checks, advice, report."""
         from mcmc_pairs.comparisons.report import verdict_sentence
         from mcmc_pairs.comparisons.testing import failure_message
@@ -428,7 +453,7 @@ def plain(text: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
-def decide_advice(result) -> list[str]:
+def decide_advice(result: PairResult) -> list[str]:
     """Say how to decide an ``inconclusive`` or ``not converged`` run from a test's keywords.
 
     ``inconclusive``: more draws (``max_draws``, ``max_seconds``) or a wider
@@ -439,7 +464,7 @@ def decide_advice(result) -> list[str]:
     if result.verdict == "inconclusive":
         checks = result.checks[result.checks["equivalent"].eq(False)]
         excess = checks["resolution"] / checks["tolerance"]
-        worst = checks.loc[excess.idxmax()] if len(checks) else None
+        worst = checks.iloc[excess.argmax()] if len(checks) else None
         reached = (
             f" The worst resolution reached is {worst['resolution']:.3g} posterior sd for "
             f"{worst['statistic']} of {worst['quantity']}, against a tolerance of "

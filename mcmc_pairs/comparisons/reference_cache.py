@@ -57,7 +57,7 @@ import sysconfig
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -66,6 +66,12 @@ from mcmc_pairs.comparisons.files import READS_ATTRIBUTE, write_atomic
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.reuse import package_versions
 from mcmc_pairs.comparisons.settings import Sampling
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from mcmc_pairs.comparisons.reuse import LogDensityMemo
+    from mcmc_pairs.comparisons.sides import Side
 
 FORMAT = 1
 """The layout's version: part of every key, raised when the layout changes."""
@@ -286,7 +292,7 @@ class ReferenceCache:
         self.key, self.key_text, self.directory = dict(key), text, Path(directory)
         self.entry = Path(directory) / hashlib.sha256(text.encode()).hexdigest()[:32]
 
-    def log_densities(self):
+    def log_densities(self) -> LogDensityMemo:
         """Return the memo of PyMC's log densities of draws of this model, in this directory.
 
         Its key is the model's part of this key (:data:`LOG_DENSITY_KEY`) and the
@@ -301,7 +307,7 @@ class ReferenceCache:
     def _stem(self, label: str, draws: int) -> str:
         return f"{label.replace(':', '_')}-{int(draws)}"
 
-    def load(self, label: str, draws: int):
+    def load(self, label: str, draws: int) -> Side | None:
         """Return the cached :class:`~.sides.Side` for ``label`` at ``draws``, or None.
 
         None also for a partial, stale or corrupt run (never trusted; the run
@@ -331,7 +337,7 @@ class ReferenceCache:
         side.from_cache = True
         return side
 
-    def save(self, label: str, draws: int, side) -> None:
+    def save(self, label: str, draws: int, side: Side) -> None:
         """Store ``side``'s run at ``draws`` (atomically; an unwritable cache is skipped)."""
         try:
             write_atomic(self.entry / "key.json", self.key_text)
@@ -349,7 +355,7 @@ class ReferenceCache:
         except OSError:  # a full disk or a read-only cache costs speed, not the run
             return
 
-    def _write_draws(self, stem: str, tree) -> tuple[Path, str]:
+    def _write_draws(self, stem: str, tree: xr.DataTree) -> tuple[Path, str]:
         """Write ``tree`` under a name holding its SHA-256 (no two writers share a file).
 
         Returns the file and its SHA-256. A netCDF file is written by path, so

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from mcmc_pairs.comparisons.kinds import Verdict
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.settings import Settings
 from mcmc_pairs.comparisons.sides import Side
@@ -27,8 +28,8 @@ class PairResult:
     pair: Pair
     settings: Settings
     sides: dict[str, Side]
-    verdict: str
-    verdicts: dict[str, str]
+    verdict: Verdict
+    verdicts: dict[str, Verdict]
     checks: pd.DataFrame
     summaries: dict[str, pd.DataFrame]
     reference: Mapping[str, ExactMarginal] = field(default_factory=dict)

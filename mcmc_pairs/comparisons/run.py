@@ -25,7 +25,7 @@ import xarray as xr
 
 from mcmc_pairs.comparisons import agreement, budget, datafile, honesty, preflight, reuse
 from mcmc_pairs.comparisons.errors import printable
-from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Statistic
+from mcmc_pairs.comparisons.kinds import UNDER_TEST, CheckKind, Role, Statistic, Verdict
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.pair import ExactMarginal, Pair
 from mcmc_pairs.comparisons.pymc_runner import PYMC
@@ -107,8 +107,8 @@ def run_pair(
     pair: Pair,
     settings: Settings | None = None,
     *,
-    sampler: str | Callable | None = None,
-    data: Mapping | None = None,
+    sampler: SamplerSpec | None = None,
+    data: Mapping[str, Any] | None = None,
     progress: Callable[[RunEvent], None] | None = None,
     pymc_from: PairResult | None = None,
     reference: str | None = None,
@@ -159,14 +159,22 @@ def run_pair(
         sampler under test fails or returns the wrong names or shapes.
     """
     settings = resolve_settings(pair) if settings is None else settings
-    stored = {"reference": reference, "rename": dict(rename or {}), "cache": cache, "alpha": alpha}
+    stored = _Options(reference, dict(rename or {}), cache, alpha)
     with reuse.summaries_on_disk(cache):  # summaries kept beside the reference cache
         result = _run_looks(pair, sampler, data, settings, pymc_from, stored, progress)
     result.memo_directory = None if cache is None else Path(cache)
     return result
 
 
-def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> PairResult:
+def _run_looks(
+    pair: Pair,
+    sampler: SamplerSpec | None,
+    data: Mapping[str, Any] | None,
+    settings: Settings,
+    pymc_from: PairResult | None,
+    stored: _Options,
+    progress: Callable[[RunEvent], None] | None,
+) -> PairResult:
     """Prepare the run and look until decided (:func:`run_pair`'s loop)."""
     run = _Comparison.prepare(pair, sampler, data, settings, pymc_from, stored, progress or _stderr)
     schedule = look_draws(settings.draws, settings.max_draws)
@@ -189,6 +197,16 @@ def _run_looks(pair, sampler, data, settings, pymc_from, stored, progress) -> Pa
     return run.finish(looks)
 
 
+@dataclass(frozen=True)
+class _Options:
+    """:func:`run_pair`'s stored draws, reference cache and error rate (see its parameters)."""
+
+    reference: str | None
+    rename: dict[str, str | None]
+    cache: str | Path | None
+    alpha: float | None
+
+
 @dataclass
 class _Look:
     """One look of :func:`run_pair`: what it grew, spent and found."""
@@ -199,12 +217,12 @@ class _Look:
     alpha: float
     alpha_equivalence: float
     seconds: float
-    verdicts: dict[str, str]
+    verdicts: dict[str, Verdict]
     decided: bool
     checks: pd.DataFrame
     summaries: dict[str, pd.DataFrame]
     quantities: dict[str, xr.DataArray]
-    compared: list[tuple[str, str]]
+    compared: list[tuple[str, Role]]
     stopped: str | None = None
     """Why the run stopped growing at this look although undecided (:meth:`_Comparison.futile`)."""
     held: dict[str, float] = field(default_factory=dict)
@@ -212,7 +230,7 @@ class _Look:
 
     def record(self) -> dict[str, Any]:
         """Return the look as the JSON report's ``looks`` entry."""
-        record = {
+        record: dict[str, Any] = {
             "look": self.k,
             "draws": self.draws,
             "grown": self.grown,
@@ -246,7 +264,7 @@ class _Comparison:
         its second references.
     sides : dict of str to Side
         Each side's draws at its latest growth.
-    cache : dict
+    cache : dict of (str, int) to Side
         PyMC's runs by (label, draws), reused by a later run's ``pymc_from``.
     """
 
@@ -256,7 +274,7 @@ class _Comparison:
     witness: ModelWitness
     reference: dict[str, ExactMarginal]
     growing: dict[str, DrawSource]
-    cache: dict
+    cache: dict[tuple[str, int], Side]
     say: Callable[[RunEvent], None]
     sides: dict[str, Side] = field(default_factory=dict)
     cannot_grow: list[str] = field(default_factory=list)
@@ -264,7 +282,16 @@ class _Comparison:
     """The z-checks' and energy checks' levels (:func:`~.budget.levels` of the run's alpha)."""
 
     @classmethod
-    def prepare(cls, pair: Pair, sampler, data, settings, pymc_from, stored, say) -> _Comparison:
+    def prepare(
+        cls,
+        pair: Pair,
+        sampler: SamplerSpec | None,
+        data: Mapping[str, Any] | None,
+        settings: Settings,
+        pymc_from: PairResult | None,
+        stored: _Options,
+        say: Callable[[RunEvent], None],
+    ) -> _Comparison:
         """Check the data against the pair's model and make every side; nothing sampled yet.
 
         ``stored`` holds ``reference`` (stored draws instead of PyMC's run, or
@@ -272,14 +299,14 @@ class _Comparison:
         reference cache's directory, or ``None``) and ``alpha`` (:func:`~.budget.levels`).
         """
         under_test = len(pair.handrolled) if sampler is None else 1
-        levels = budget.levels(stored.get("alpha"), sides=under_test)  # a bad alpha: before all
+        levels = budget.levels(stored.alpha, sides=under_test)  # a bad alpha: before all
         data, cache = _reused_pymc(pymc_from, pair, settings, data)
         witness, shapes = _witness(pair, data)
         preflight.refuse_unfit_model(
             witness.model, witness.variables, pair, settings, under_test, argument="model"
         )  # nothing sampled yet: a run that cannot store or hold its draws stops here
         growing = _sides_under_test(pair, sampler, data, settings, witness, shapes, stored)
-        store = _reference_store(stored["cache"], pair, data, settings, witness)
+        store = _reference_store(stored.cache, pair, data, settings, witness)
         witness.memo = None if store is None else store.log_densities()
         growing |= _reference_sides(pair, settings, witness, cache, stored, store)
         reference = dict(pair.reference(data)) if pair.reference else {}
@@ -296,11 +323,10 @@ class _Comparison:
         for label in self.growing:  # in the run's order of sides, whatever the order of to_grow
             if label in to_grow:
                 self.sides[label] = self.growing[label].grow(n, self.say)
-        products = _attach_quantities(
+        products, quantities = _attach_quantities(
             self.pair, self.data, self.sides, self.reference, self.witness
         )
         compared = [(label, PYMC) for label, side in self.sides.items() if side.role != PYMC]
-        quantities = {label: side.quantities for label, side in self.sides.items()}
         alpha = spent(k, looks, self.levels.z)
         alpha_equivalence = spent(k, looks, agreement.ALPHA_EQUIVALENCE)
         _, checks, summaries = agreement.compare_draws(
@@ -383,7 +409,7 @@ class _Comparison:
         if look.k < 2 or any(look.verdicts[label] != agreement.NOT_CONVERGED for label in labels):
             return None
         gate = agreement.ESS_PER_CHAIN_MIN * self.settings.chains
-        projected = {}
+        projected: dict[str, float] = {}
         for label in labels:
             summary = look.summaries[label]
             ess = np.nan_to_num(summary[["ess_bulk", "ess_tail"]].to_numpy(dtype=float), nan=0.0)
@@ -445,7 +471,9 @@ class _Comparison:
         )
 
 
-def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mapping, dict]:
+def _reused_pymc(
+    pymc_from: PairResult | None, pair: Pair, settings: Settings, data: Mapping[str, Any] | None
+) -> tuple[Mapping[str, Any], dict[tuple[str, int], Side]]:
     """Return the run's data and PyMC cache: ``pymc_from``'s when given (and compatible)."""
     if pymc_from is None:
         return (pair.load_data() if data is None else data), {}
@@ -461,7 +489,9 @@ def _reused_pymc(pymc_from, pair: Pair, settings: Settings, data) -> tuple[Mappi
     return pymc_from.data, pymc_from.pymc_runs
 
 
-def _witness(pair: Pair, data: Mapping) -> tuple[ModelWitness, dict[str, tuple[int, ...]]]:
+def _witness(
+    pair: Pair, data: Mapping[str, Any]
+) -> tuple[ModelWitness, dict[str, tuple[int, ...]]]:
     """Build the pair's model on ``data`` (checking both); return it and the compared shapes."""
     datafile.refuse_non_finite(data)  # before PyMC sees an inf (a crash) or a NaN (imputed)
     witness = ModelWitness(pair.model, data, argument="model")  # builds it: checks the data
@@ -482,7 +512,7 @@ def _sides_under_test(
     settings: Settings,
     witness: ModelWitness,
     shapes: dict[str, tuple[int, ...]],
-    stored: Mapping[str, Any],
+    stored: _Options,
 ) -> dict[str, DrawSource]:
     """Return the sides under test by label, as :class:`DrawSource` s.
 
@@ -495,7 +525,7 @@ def _sides_under_test(
         samplers = [(HANDROLLED, name, spec) for name, spec in pair.handrolled.items()]
     else:
         samplers = [(USER, USER, sampler)]
-    reference, rename = stored["reference"], stored["rename"]
+    reference, rename = stored.reference, stored.rename
     growing: dict[str, DrawSource] = {}
     for role, variant, spec in samplers:
         side = SideUnderTest(
@@ -505,7 +535,13 @@ def _sides_under_test(
     return growing
 
 
-def _reference_store(directory, pair: Pair, data, settings, witness) -> ReferenceCache | None:
+def _reference_store(
+    directory: str | Path | None,
+    pair: Pair,
+    data: Mapping[str, Any],
+    settings: Settings,
+    witness: ModelWitness,
+) -> ReferenceCache | None:
     """Return the reference cache's entry for this run, or None (no directory, no model file)."""
     if directory is None:
         return None
@@ -517,15 +553,22 @@ def _reference_store(directory, pair: Pair, data, settings, witness) -> Referenc
     return ReferenceCache(Path(directory), key)
 
 
-def _reference_sides(pair, settings, witness, cache, stored, store) -> dict[str, DrawSource]:
+def _reference_sides(
+    pair: Pair,
+    settings: Settings,
+    witness: ModelWitness,
+    cache: dict[tuple[str, int], Side],
+    stored: _Options,
+    store: ReferenceCache | None,
+) -> dict[str, DrawSource]:
     """Return PyMC's reference (or the stored draws given instead) and its second references.
 
     PyMC's runs are kept in ``store`` (:class:`~.reference_cache.ReferenceCache`, or None).
     """
     growing: dict[str, DrawSource] = {}
-    if stored["reference"] is not None:
+    if stored.reference is not None:
         growing[PYMC] = stored_source(
-            pair.name, PYMC, PYMC, stored["reference"], witness, stored["rename"],
+            pair.name, PYMC, PYMC, stored.reference, witness, stored.rename,
             argument="--reference",
         )  # fmt: skip
     else:
@@ -563,21 +606,32 @@ def _reference_limits(
         & (checks["equivalent"].eq(False) | checks["side"].isin(held))
     ]
     reference = summaries[PYMC]
-    for row in open_.itertuples():
-        column = Statistic.of_check(row.statistic).mcse
-        theirs = reference.at[row.quantity, column] ** 2
-        if theirs >= REFERENCE_SHARE * (theirs + summaries[row.side].at[row.quantity, column] ** 2):
+    rows = zip(open_["side"], open_["quantity"], open_["statistic"], strict=True)
+    for side, quantity, statistic in rows:
+        column = Statistic.of_check(statistic).mcse
+        theirs = _mcse(reference, quantity, column) ** 2
+        if theirs >= REFERENCE_SHARE * (theirs + _mcse(summaries[side], quantity, column) ** 2):
             return True
     return False
 
 
+def _mcse(summary: pd.DataFrame, quantity: str, column: str) -> float:
+    """Return the MCSE ``column`` of ``quantity`` in a side's ``summary`` (a row per quantity)."""
+    return float(summary[column].astype(float)[quantity])
+
+
 def _attach_quantities(
-    pair: Pair, data, sides: Mapping[str, Side], reference, witness: ModelWitness
-) -> list[str]:
+    pair: Pair,
+    data: Mapping[str, Any],
+    sides: Mapping[str, Side],
+    reference: Mapping[str, ExactMarginal],
+    witness: ModelWitness,
+) -> tuple[list[str], dict[str, xr.DataArray]]:
     """Give every side its quantities: aligned components, products, derived ones.
 
     Returns the names of the centred products (whose mean alone ``agree``
-    certifies, :func:`mcmc_pairs.comparisons.agreement.resolutions`).
+    certifies, :func:`mcmc_pairs.comparisons.agreement.resolutions`) and every
+    side's quantities by label, shape (chain, draw, quantity).
 
     The derived ones are the pair's own ``derived`` quantities and PyMC's
     ``log_prior`` and ``log_likelihood`` of every draw (:mod:`mcmc_pairs.comparisons.witness`).
@@ -590,7 +644,7 @@ def _attach_quantities(
         label: agreement.scalar_components(post, pair.variables)
         for label, post in posteriors.items()
     }
-    centers = {}
+    centers: dict[str, float] = {}
     for name in components[PYMC]["quantity"].values:
         exact = reference.get(str(name))
         centers[str(name)] = (
@@ -600,11 +654,12 @@ def _attach_quantities(
         )
     log_densities = {label: witness.log_density(post) for label, post in posteriors.items()}
     for name in LOG_DENSITIES:
-        values = [ld[name].values for ld in log_densities.values() if name in ld]
-        if values and all(np.all(v == values[0].flat[0]) for v in values):
+        arrays = [ld[name].values for ld in log_densities.values() if name in ld]
+        if arrays and all(np.all(a == arrays[0].flat[0]) for a in arrays):
             for ld in log_densities.values():  # constant everywhere (a flat prior): no information
                 ld.pop(name, None)
     products: list[str] = []
+    quantities: dict[str, xr.DataArray] = {}
     for label, side in sides.items():
         product = agreement.centred_products(components[label], centers)
         products = [str(q) for q in product["quantity"].values]
@@ -618,8 +673,8 @@ def _attach_quantities(
             )
             parts.append(da.expand_dims(quantity=[qname], axis=-1))
         parts = [p.drop_vars([c for c in p.coords if c != "quantity"]) for p in parts]
-        side.quantities = xr.concat(parts, dim="quantity")
-    return products
+        side.quantities = quantities[label] = xr.concat(parts, dim="quantity")
+    return products, quantities
 
 
 def _stderr(event: RunEvent) -> None:

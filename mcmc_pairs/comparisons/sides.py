@@ -41,7 +41,7 @@ from mcmc_pairs.comparisons.pymc_runner import (
     pymc_method,
     pymc_sample,
 )
-from mcmc_pairs.comparisons.settings import Settings
+from mcmc_pairs.comparisons.settings import Sampling, Settings
 from mcmc_pairs.comparisons.witness import ModelWitness
 
 if TYPE_CHECKING:
@@ -468,7 +468,7 @@ def run_pymc(
     role: Role,
     variant: str,
     model: Any,
-    settings: Mapping[str, Any],
+    settings: Sampling,
     pair: Pair,
     step: str | StepMethod | None,
     compiles: CompileCache | None = None,

@@ -33,6 +33,7 @@ import time
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import EllipsisType
 from typing import TYPE_CHECKING, NoReturn
 
 import arviz_base as azb
@@ -206,7 +207,8 @@ def _assemble(values: np.ndarray, cells: list[tuple[tuple[int, ...], int]]) -> n
     shape = tuple(max(index[k] for index, _ in cells) + 1 for k in range(len(cells[0][0])))
     out = np.full((*values.shape[:2], *shape), np.nan)
     for index, column in cells:
-        out[(..., *index)] = values[..., column]
+        at: tuple[EllipsisType | int, ...] = (..., *index)
+        out[at] = values[..., column]
     return out
 
 

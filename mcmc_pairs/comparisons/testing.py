@@ -178,7 +178,7 @@ def assert_agree(
     return result
 
 
-def failure_message(result, limit: int = 20) -> str:
+def failure_message(result: PairResult, limit: int = 20) -> str:
     """Return the verdict and the failed checks of ``result`` as lines of text.
 
     Support failures come first, then the z-checks (largest ``|z|`` first), then

@@ -10,6 +10,7 @@ import pytest
 from mcmc_pairs.comparisons import pymc_runner, simulation
 from mcmc_pairs.comparisons.loading import load_callable
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.settings import SamplerRun
 
 
 def test_pymc_twin_pickles_and_runs_what_compare_runs():
@@ -26,7 +27,7 @@ def test_pymc_twin_pickles_and_runs_what_compare_runs():
     pair = get_pair("regression")
     data = simulation.simulator_for(pair).data
     model = load_callable(pair.model)(data)
-    settings = {"draws": 5, "tune": 5, "chains": 1, "seed": 0}
+    settings = SamplerRun(draws=5, tune=5, chains=1, seed=0)
     tree = pymc_runner.pymc_sample(model, settings, pair.pymc_kwargs, cores=1, quiet=True)
     library = tree["posterior"].attrs.get("inference_library")
     ran = pymc_runner.pymc_method(model, None, library)
@@ -36,7 +37,7 @@ def test_pymc_twin_pickles_and_runs_what_compare_runs():
 def test_a_step_method_replaces_the_pairs_keywords():
     pair = get_pair("mh_normal")
     model = load_callable(pair.model)(pair.load_data())
-    settings = {"draws": 20, "tune": 10, "chains": 1, "seed": 3}
+    settings = SamplerRun(draws=20, tune=10, chains=1, seed=3)
     tree = pymc_runner.pymc_sample(model, settings, pair.pymc_kwargs, "Metropolis", cores=1)
     assert tree["posterior"]["x"].shape == (1, 20)
     assert pymc_runner.pymc_method(model, "Metropolis", None) == "Metropolis"
@@ -54,7 +55,7 @@ def test_nutpie_runs_its_chains_on_every_core_with_the_same_draws(monkeypatch):
     assert pymc_runner.nutpie_cores({}, "Metropolis") == {}
     pair = get_pair("bivariate_normal")
     model = load_callable(pair.model)(pair.load_data())
-    settings = {"draws": 50, "tune": 50, "chains": 4, "seed": 11}
+    settings = SamplerRun(draws=50, tune=50, chains=4, seed=11)
     draws = [
         pymc_runner.pymc_sample(model, settings, {"nuts_sampler": "nutpie"}, cores=cores)[
             "posterior"
@@ -82,7 +83,7 @@ def test_a_daemonic_worker_samples_on_one_core_with_the_same_draws(monkeypatch):
         assert pymc_runner.pymc_cores({"cores": 2}, None) == {}  # the pair's own setting stays
     pair = get_pair("bayes_net")  # BinaryGibbsMetropolis: PyMC's own processes
     model = load_callable(pair.model)(pair.load_data())
-    settings = {"draws": 50, "tune": 50, "chains": 4, "seed": 11}
+    settings = SamplerRun(draws=50, tune=50, chains=4, seed=11)
     one, two = (pymc_runner.pymc_sample(model, settings, {}, cores=c) for c in (1, 2))
     assert all(np.array_equal(one["posterior"][v], two["posterior"][v]) for v in ("B", "C"))
 
@@ -90,11 +91,12 @@ def test_a_daemonic_worker_samples_on_one_core_with_the_same_draws(monkeypatch):
 FRESH_AND_WARM = """
 from mcmc_pairs.comparisons.registry import get_pair
 from mcmc_pairs.comparisons.pymc_runner import pymc_sample
+from mcmc_pairs.comparisons.settings import SamplerRun
 from mcmc_pairs.comparisons.witness import ModelWitness
 
 pair = get_pair("regression")
 witness = ModelWitness(pair.model, pair.load_data())
-settings = {"draws": 50, "tune": 50, "chains": 2, "seed": 1}
+settings = SamplerRun(draws=50, tune=50, chains=2, seed=1)
 posterior = pymc_sample(witness.model, settings, pair.pymc_kwargs, cores=1, quiet=True)
 posterior = posterior["posterior"].to_dataset()
 print([posterior[v].values.tobytes().hex() for v in pair.variables])
@@ -154,7 +156,7 @@ def test_a_users_step_method_is_named_parsed_and_run_with_the_same_draws_for_a_s
     assert str(step) == f"pymc-step:{EXAMPLE}/step.py:ConjugateGibbs"
     assert pymc_runner.StepMethod.parse(step) is step
     model, _ = _example_model()
-    settings = {"draws": 30, "tune": 5, "chains": 2, "seed": 4}
+    settings = SamplerRun(draws=30, tune=5, chains=2, seed=4)
     first = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
     again = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
     assert first["posterior"]["theta"].shape == (2, 30, 4)
@@ -202,7 +204,7 @@ def test_a_step_for_some_variables_leaves_the_rest_to_pymc(tmp_path):
     step = pymc_runner.StepMethod.parse(f"pymc-step:{tmp_path}/steps.py:metropolis_on_mu")
     (made,) = step.steps(model)
     assert [v.name for v in made.vars] == ["mu"]
-    settings = {"draws": 10, "tune": 10, "chains": 1, "seed": 0}
+    settings = SamplerRun(draws=10, tune=10, chains=1, seed=0)
     tree = pymc_runner.pymc_sample(model, settings, {}, step, quiet=True)
     assert "accepted" in tree["sample_stats"]  # Metropolis's statistics are kept for the report
 

@@ -228,6 +228,30 @@ def test_the_second_session_reads_the_cache_and_an_inconclusive_test_says_how_to
     assert re.search(r"resolution reached is [0-9.]+ posterior sd for z\(\w+\) of", out)
 
 
+def test_xdists_controller_states_the_budget_from_the_workers_reports():
+    """The controller collects nothing: the count, runs and level come from the reports."""
+    from types import SimpleNamespace
+
+    from mcmc_pairs.comparisons.pytest_plugin import (
+        LEVEL_PROPERTY,
+        RUNS_PROPERTY,
+        Budget,
+        SessionBudget,
+        summary_lines,
+    )
+
+    session = SessionBudget(Budget(rate=0.05, cache=None, reports=None))
+    for nodeid, runs in [("t.py::a", (4, 1)), ("t.py::b", [4, 3])]:  # a list after xdist
+        properties = [("other", 1), (LEVEL_PROPERTY, 0.0125), (RUNS_PROPERTY, runs)]
+        session.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, user_properties=properties))
+    session.pytest_runtest_logreport(SimpleNamespace(nodeid="t.py::c", user_properties=[]))
+    assert session.budget.reported == {"t.py::a": (0.0125, 4), "t.py::b": (0.0125, 4)}
+    assert summary_lines(session.budget, verbose=True) == [
+        "mcmc-pairs: 2 statistical tests (4 runs), family-wise false-alarm rate 5 %: "
+        "each run at level 1.25 % (5 % / 4, Bonferroni)"
+    ]
+
+
 def test_budget_levels_add_up_to_the_runs_rate():
     assert budget.levels(None) == (agreement.ALPHA, energy.ALPHA)
     assert budget.HONESTY_ALPHA == honesty.ALPHA

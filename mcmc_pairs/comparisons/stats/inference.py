@@ -101,7 +101,7 @@ def z_p_values(z: np.ndarray, statistics: Iterable[str]) -> np.ndarray:
     from scipy import stats
 
     df = np.array([z_df(statistic) for statistic in statistics], dtype=float)
-    return 2 * stats.t.sf(np.abs(np.asarray(z, dtype=float)), df)
+    return 2 * np.asarray(stats.t.sf(np.abs(np.asarray(z, dtype=float)), df), dtype=float)
 
 
 def z_score(a: float, b: float, se: float) -> float:
