@@ -23,7 +23,7 @@ from mcmc_pairs.comparisons.compile_once import CompileCache, compiled_once
 from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.witness import build as build_model
-from mcmc_pairs.comparisons.witness import exact_arithmetic
+from mcmc_pairs.comparisons.witness import exact_arithmetic, user_transforms
 
 PYMC = Role.PYMC
 """The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
@@ -140,6 +140,8 @@ def pymc_sample(
     import pymc as pm
 
     with model:  # a step method binds to the model on the context stack
+        if "initvals" not in pymc_kwargs:
+            start_at_origin(model)
         if isinstance(step, StepMethod):
             kwargs = {"step": step.steps(model)}
         else:
@@ -173,6 +175,44 @@ NO_START_ADVICE = (
     "(PYMC_KWARGS = {{'initvals': {{...}}}} in the model's module, a pair's pymc_kwargs)"
 )
 """The one-line error of a reference that cannot start (the command line's exit 2)."""
+
+
+def start_at_origin(model: Any) -> list[str]:
+    """Start where Stan starts each variable whose PyMC initial point is not finite.
+
+    A variable with a transform the user gave starts at PyMC's default initial
+    point mapped by ``forward``, which need not be finite: ``transform=ordered``
+    on ``pm.Normal(0, 2, shape=3)`` starts at ``forward([0, 0, 0]) = [0, -inf,
+    -inf]``, and no sampler can start there. Such a variable, when it has no
+    ``initval`` of its own, is given the origin of its unconstrained space
+    (``backward(0)``, ``[0, 1, 2]`` for the cut points), the point Stan starts
+    from before its jitter; the initial value is symbolic, so a transform whose
+    ``backward`` reads parameters that are themselves free sees their initial
+    points. Every other variable, and every model whose initial point is
+    finite, starts as PyMC starts it (the same draws).
+
+    Returns
+    -------
+    list of str
+        The names of the variables given the origin (in the model's order).
+    """
+    import pytensor.tensor as pt
+
+    given = user_transforms(model)
+    own = model.rvs_to_initial_values
+    pending = [rv for rv in model.free_RVs if rv.name in given and own.get(rv) is None]
+    if not pending:
+        return []
+    point = model.initial_point()
+    moved = []
+    for rv in pending:
+        start = point[model.rvs_to_values[rv].name]
+        if np.all(np.isfinite(start)):
+            continue
+        origin = pt.as_tensor(np.zeros_like(start))
+        model.set_initval(rv, given[rv.name].backward(origin, *rv.owner.inputs))
+        moved.append(rv.name)
+    return moved
 
 
 def default_nuts() -> str:
