@@ -143,7 +143,7 @@ def pymc_sample(
         if "initvals" not in pymc_kwargs:
             start_at_origin(model)
         if isinstance(step, StepMethod):
-            kwargs = {"step": step.steps(model)}
+            kwargs: dict[str, Any] = {"step": step.steps(model)}
         else:
             kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}

@@ -10,11 +10,13 @@ Given ``build_model(data) -> pm.Model`` and data, :class:`ModelWitness` gives
   (:meth:`ModelWitness.log_density`, the graphs of ``pm.compute_log_prior`` and
   ``pm.compute_log_likelihood``: value transforms removed, so the draws enter
   as they are). Neither side's code computes them, so they check each side's
-  joint distribution against the model; a draw outside the support has log
-  density ``-inf``, which the harness reports as ``disagree``;
+  joint distribution against the model; a draw outside the support, or
+  outside the image of a value transform the user gave (:func:`in_image`),
+  has log density ``-inf``, which the harness reports as ``disagree``;
 - simulations from the prior predictive for SBC and Geweke's test
   (:meth:`ModelWitness.draw_prior`, :meth:`ModelWitness.simulate`): every
-  free and every observed variable drawn, and each observed draw put into the
+  free and every observed variable drawn (a prior draw outside a user's
+  transform's image drawn again), and each observed draw put into the
   data under its own name. Convention: every observed variable is named after
   the data key that holds its values (:meth:`ModelWitness.check_generative`).
 
@@ -326,9 +328,9 @@ class ModelWitness:
         """
         func, rngs, names = self._forward("prior")
         _reseed(rngs, np.random.default_rng(ACCEPTANCE_SEED))
-        inside = np.array(
+        inside = np.array(  # shape (ACCEPTANCE_DRAWS, variables with a user's transform)
             [[bool(v) for v in func()[len(names) :]] for _ in range(ACCEPTANCE_DRAWS)]
-        ).reshape(ACCEPTANCE_DRAWS, -1)
+        )
         shares = dict(zip(user_transforms(self.model), inside.mean(axis=0).tolist(), strict=True))
         return float(inside.all(axis=1).mean()), shares
 

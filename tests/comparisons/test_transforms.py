@@ -339,6 +339,13 @@ def test_a_constraint_of_probability_zero_is_refused_before_any_replication():
         assert words in message
 
 
+def test_a_prior_draw_that_never_meets_its_constraint_is_an_error_not_a_loop():
+    witness = ModelWitness(zero_sum_regression, {"group": [0, 1, 2], "y": [0.1, 0.2, -0.3]})
+    assert witness.prior_acceptance() == (0.0, {"effect": 0.0})
+    with pytest.raises(ValueError, match="none of 10000 prior draws lies in the images"):
+        witness.draw_prior(witness.data, np.random.default_rng(0))
+
+
 def test_validate_refuses_it_with_one_line_and_exit_2(tmp_path, capsys):
     import json
 
