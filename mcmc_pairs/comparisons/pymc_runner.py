@@ -140,13 +140,13 @@ def pymc_sample(
     import pymc as pm
 
     with model:  # a step method binds to the model on the context stack
-        if "initvals" not in pymc_kwargs:
-            start_at_origin(model)
         if isinstance(step, StepMethod):
             kwargs: dict[str, Any] = {"step": step.steps(model)}
         else:
             kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
+        if "initvals" not in kwargs and (origin := origin_initvals(model)):
+            kwargs["initvals"] = origin  # PyMC's start is not finite: start where Stan does
         reuse = contextlib.nullcontext() if compiles is None else compiled_once(compiles)
         with exact_arithmetic(), reuse:  # the same draws from fresh compile caches and warm ones
             try:
@@ -177,42 +177,47 @@ NO_START_ADVICE = (
 """The one-line error of a reference that cannot start (the command line's exit 2)."""
 
 
-def start_at_origin(model: Any) -> list[str]:
-    """Start where Stan starts each variable whose PyMC initial point is not finite.
+def origin_initvals(model: Any) -> dict[str, np.ndarray]:
+    """Return initial values where Stan starts, for variables whose PyMC start is not finite.
 
     A variable with a transform the user gave starts at PyMC's default initial
     point mapped by ``forward``, which need not be finite: ``transform=ordered``
     on ``pm.Normal(0, 2, shape=3)`` starts at ``forward([0, 0, 0]) = [0, -inf,
     -inf]``, and no sampler can start there. Such a variable, when it has no
     ``initval`` of its own, is given the origin of its unconstrained space
-    (``backward(0)``, ``[0, 1, 2]`` for the cut points), the point Stan starts
-    from before its jitter; the initial value is symbolic, so a transform whose
-    ``backward`` reads parameters that are themselves free sees their initial
-    points. Every other variable, and every model whose initial point is
-    finite, starts as PyMC starts it (the same draws).
+    (``backward(0)``: ``[0, 1, 2]`` for the cut points), the point Stan starts
+    from before its jitter, evaluated with every other variable at its own
+    initial point (a ``backward`` may read parameters that are free). The
+    model is not changed (a model with initial values would be compiled anew
+    for every run: :mod:`~mcmc_pairs.comparisons.compile_once`).
 
     Returns
     -------
-    list of str
-        The names of the variables given the origin (in the model's order).
+    dict of str to ndarray
+        ``pm.sample``'s ``initvals``, in the constrained space, by variable
+        name; empty (PyMC's own start, the same draws) for every model whose
+        initial point is finite.
     """
     import pytensor.tensor as pt
+    from pymc.initial_point import make_initial_point_fn
 
     given = user_transforms(model)
     own = model.rvs_to_initial_values
     pending = [rv for rv in model.free_RVs if rv.name in given and own.get(rv) is None]
     if not pending:
-        return []
+        return {}
     point = model.initial_point()
-    moved = []
+    origin: dict[Any, Any] = {}  # by random variable: its symbolic origin
     for rv in pending:
         start = point[model.rvs_to_values[rv].name]
-        if np.all(np.isfinite(start)):
-            continue
-        origin = pt.as_tensor(np.zeros_like(start))
-        model.set_initval(rv, given[rv.name].backward(origin, *rv.owner.inputs))
-        moved.append(rv.name)
-    return moved
+        if not np.all(np.isfinite(start)):
+            origin[rv] = given[rv.name].backward(pt.zeros(start.shape), *rv.owner.inputs)
+    if not origin:
+        return {}
+    initial = make_initial_point_fn(
+        model=model, overrides=origin, jitter_rvs=set(), return_transformed=False
+    )(0)
+    return {rv.name: initial[rv.name] for rv in origin}
 
 
 def default_nuts() -> str:

@@ -274,15 +274,23 @@ def test_a_variable_whose_initial_point_is_not_finite_starts_at_the_origin():
     import pymc as pm
     from pymc.distributions.transforms import ordered
 
-    from mcmc_pairs.comparisons.pymc_runner import start_at_origin
+    from mcmc_pairs.comparisons.pymc_runner import origin_initvals, pymc_sample
 
     with pm.Model() as model:  # PyMC starts it at forward([0, 0, 0]) = [0, -inf, -inf]
         pm.Normal("cut", 0.0, 1.0, shape=3, transform=ordered)
+        pm.HalfNormal("scale")
     assert not np.all(np.isfinite(model.initial_point()["cut_ordered__"]))
-    assert start_at_origin(model) == ["cut"]
-    np.testing.assert_allclose(model.initial_point()["cut_ordered__"], [0.0, 0.0, 0.0])
-    assert start_at_origin(model) == []  # it has an initial value now
-    assert start_at_origin(zero_sum_normals({})) == []  # finite: PyMC's own start
+    origin = origin_initvals(model)
+    assert list(origin) == ["cut"] and np.array_equal(origin["cut"], [0.0, 1.0, 2.0])
+    settings = {"draws": 30, "tune": 30, "chains": 1, "seed": 0}
+    tree = pymc_sample(model, settings, {}, cores=1, quiet=True)  # before: could not start
+    cut = tree["posterior"]["cut"].values
+    assert cut.shape == (1, 30, 3) and np.all(np.diff(cut, axis=-1) > 0)
+    assert all(v is None for v in model.rvs_to_initial_values.values())  # the model unchanged
+    assert origin_initvals(zero_sum_normals({})) == {}  # finite: PyMC's own start
+    with pm.Model() as given:
+        pm.Normal("cut", 0.0, 1.0, shape=3, transform=ordered, initval=[-1.0, 0.0, 1.0])
+    assert origin_initvals(given) == {}  # the user's own initial value
 
 
 # ------------------------------------------------------------------- SBC's prior
