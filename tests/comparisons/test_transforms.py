@@ -381,3 +381,45 @@ def test_validate_refuses_it_with_one_line_and_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "ZeroSumTransform" in err and "pm.ZeroSumNormal" in err
     assert not (tmp_path / "out").exists()
+
+
+ORDINAL_MODEL = """
+import numpy as np
+import pymc as pm
+from pymc.distributions.transforms import ordered
+
+
+def build_model(data):
+    with pm.Model() as model:
+        beta = pm.Normal("beta", 0.0, 1.0)
+        cut = pm.Normal("cut", 0.0, 2.0, shape=3, transform=ordered)
+        eta = beta * np.asarray(data["x"], dtype=float)
+        pm.OrderedProbit("y", eta=eta, cutpoints=cut, sigma=1.0, observed=data["y"])
+    return model
+"""
+
+
+@pytest.mark.slow  # about 40 s on one core: 50 replications of NUTS, 2 chains of 500 draws
+def test_the_ordinal_models_sbc_passes_pymcs_own_nuts(tmp_path):
+    """Issue 44: SBC failed PyMC's own NUTS (24 of 27 rank tests), its prior draws unordered.
+
+    PyMC's initial point of the cut points is not finite, so the reference also
+    starts at the origin (:func:`~mcmc_pairs.comparisons.pymc_runner.origin_initvals`).
+    """
+    import json
+
+    from mcmc_pairs.comparisons import cli
+
+    (tmp_path / "ordinal.py").write_text(ORDINAL_MODEL)
+    data = {k: v.tolist() for k, v in ORDINAL_DATA.items()}
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    argv = [
+        "validate", "--model", f"{tmp_path}/ordinal.py:build_model",
+        "--data", f"{tmp_path}/data.json", "--sampler", "pymc", "--method", "sbc",
+        "--scheduler", "synchronous", "--replications", "50", "--draws", "500",
+        "--tune", "500", "--chains", "2", "--seed", "3", "--out", str(tmp_path / "out"),
+    ]  # fmt: skip
+    assert cli.main(argv) == 0
+    (written,) = (tmp_path / "out").glob("*_sbc.json")
+    document = json.loads(written.read_text())
+    assert document["verdict"] == "pass"
