@@ -258,6 +258,26 @@ def test_the_log_density_is_minus_inf_outside_the_transforms_image(case, inside,
     assert np.isfinite(logp[0, 0]) and logp[0, 1] == -np.inf
 
 
+def cholesky_normals(data):
+    """Normals on the Cholesky factors of 3 x 3 correlation matrices (no exact sampler here)."""
+    import pymc as pm
+    from pymc.distributions.transforms import CholeskyCorrTransform
+
+    with pm.Model() as model:
+        pm.Normal("L", 0.0, 1.0, shape=(3, 3), transform=CholeskyCorrTransform(3))
+    return model
+
+
+def test_a_factor_whose_rows_are_not_unit_length_is_outside_a_cholesky_corr_transform():
+    witness = ModelWitness(cholesky_normals, {})
+    factor = np.linalg.cholesky([[1.0, 0.3, 0.2], [0.3, 1.0, 0.1], [0.2, 0.1, 1.0]])
+    longer = factor.copy()
+    longer[2, 2] *= 1.1  # the last row's length is no longer 1
+    draws = xr.Dataset({"L": (("chain", "draw", "row", "col"), np.array([[factor, longer]]))})
+    values = witness.log_density(draws)["log_prior"].values[0]
+    assert np.isfinite(values[0]) and values[1] == -np.inf
+
+
 def test_a_rounding_error_is_inside_the_image_a_planted_offset_is_not():
     witness = ModelWitness(zero_sum_normals, {})
     z = np.array([0.1, 0.2, -0.3]) * 1e3
