@@ -24,7 +24,7 @@ from mcmc_pairs.comparisons.kinds import Role
 from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.settings import SamplerRun, Sampling
 from mcmc_pairs.comparisons.witness import build as build_model
-from mcmc_pairs.comparisons.witness import exact_arithmetic
+from mcmc_pairs.comparisons.witness import exact_arithmetic, user_transforms
 
 PYMC = Role.PYMC
 """The PyMC side's label in a comparison, and ``--sampler``'s reserved name for the twin."""
@@ -145,10 +145,12 @@ def pymc_sample(
     with model:  # a step method binds to the model on the context stack
         kwargs: dict[str, Any]
         if isinstance(step, StepMethod):
-            kwargs = {"step": step.steps(model)}
+            kwargs: dict[str, Any] = {"step": step.steps(model)}
         else:
             kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}
+        if "initvals" not in kwargs and (origin := origin_initvals(model)):
+            kwargs["initvals"] = origin  # PyMC's start is not finite: start where Stan does
         reuse = contextlib.nullcontext() if compiles is None else compiled_once(compiles)
         with exact_arithmetic(), reuse:  # the same draws from fresh compile caches and warm ones
             try:
@@ -177,6 +179,49 @@ NO_START_ADVICE = (
     "(PYMC_KWARGS = {{'initvals': {{...}}}} in the model's module, a pair's pymc_kwargs)"
 )
 """The one-line error of a reference that cannot start (the command line's exit 2)."""
+
+
+def origin_initvals(model: Any) -> dict[str, np.ndarray]:
+    """Return initial values where Stan starts, for variables whose PyMC start is not finite.
+
+    A variable with a transform the user gave starts at PyMC's default initial
+    point mapped by ``forward``, which need not be finite: ``transform=ordered``
+    on ``pm.Normal(0, 2, shape=3)`` starts at ``forward([0, 0, 0]) = [0, -inf,
+    -inf]``, and no sampler can start there. Such a variable, when it has no
+    ``initval`` of its own, is given the origin of its unconstrained space
+    (``backward(0)``: ``[0, 1, 2]`` for the cut points), the point Stan starts
+    from before its jitter, evaluated with every other variable at its own
+    initial point (a ``backward`` may read parameters that are free). The
+    model is not changed (a model with initial values would be compiled anew
+    for every run: :mod:`~mcmc_pairs.comparisons.compile_once`).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``pm.sample``'s ``initvals``, in the constrained space, by variable
+        name; empty (PyMC's own start, the same draws) for every model whose
+        initial point is finite.
+    """
+    import pytensor.tensor as pt
+    from pymc.initial_point import make_initial_point_fn
+
+    given = user_transforms(model)
+    own = model.rvs_to_initial_values
+    pending = [rv for rv in model.free_RVs if rv.name in given and own.get(rv) is None]
+    if not pending:
+        return {}
+    point = model.initial_point()
+    origin: dict[Any, Any] = {}  # by random variable: its symbolic origin
+    for rv in pending:
+        start = point[model.rvs_to_values[rv].name]
+        if not np.all(np.isfinite(start)):
+            origin[rv] = given[rv.name].backward(pt.zeros(start.shape), *rv.owner.inputs)
+    if not origin:
+        return {}
+    initial = make_initial_point_fn(
+        model=model, overrides=origin, jitter_rvs=set(), return_transformed=False
+    )(0)
+    return {rv.name: initial[rv.name] for rv in origin}
 
 
 def default_nuts() -> str:

@@ -10,11 +10,13 @@ Given ``build_model(data) -> pm.Model`` and data, :class:`ModelWitness` gives
   (:meth:`ModelWitness.log_density`, the graphs of ``pm.compute_log_prior`` and
   ``pm.compute_log_likelihood``: value transforms removed, so the draws enter
   as they are). Neither side's code computes them, so they check each side's
-  joint distribution against the model; a draw outside the support has log
-  density ``-inf``, which the harness reports as ``disagree``;
+  joint distribution against the model; a draw outside the support, or
+  outside the image of a value transform the user gave (:func:`in_image`),
+  has log density ``-inf``, which the harness reports as ``disagree``;
 - simulations from the prior predictive for SBC and Geweke's test
   (:meth:`ModelWitness.draw_prior`, :meth:`ModelWitness.simulate`): every
-  free and every observed variable drawn, and each observed draw put into the
+  free and every observed variable drawn (a prior draw outside a user's
+  transform's image drawn again), and each observed draw put into the
   data under its own name. Convention: every observed variable is named after
   the data key that holds its values (:meth:`ModelWitness.check_generative`).
 
@@ -46,6 +48,7 @@ from mcmc_pairs.comparisons.loading import load_callable
 if TYPE_CHECKING:
     import pymc as pm
     from numpy.typing import ArrayLike
+    from pymc.logprob.transforms import Transform
     from pytensor.compile.executor import Function
     from pytensor.configparser import _ChangeFlagsDecorator
     from pytensor.tensor.variable import TensorVariable
@@ -57,6 +60,30 @@ _Simulator = tuple["Function", list[Any], list[str]]
 
 LOG_DENSITIES = ("log_prior", "log_likelihood")
 """Names of the per-draw quantities computed by PyMC."""
+ACCEPTANCE_DRAWS = 1000
+"""Prior draws on which :meth:`ModelWitness.prior_acceptance` measures the share kept."""
+ACCEPTANCE_SEED = 0
+"""The seed of those draws: the measured share is the same on every run."""
+MIN_ACCEPTANCE = 0.01
+"""The least share of prior draws in the transforms' images that SBC and Geweke's test
+accept: below it, drawing the prior by rejection costs over a hundred draws per
+replication's draw, and a constraint of probability zero (``sum_to_zero`` on a
+normal, ``simplex`` on a normal) keeps none."""
+PRIOR_TRIES = 10_000
+"""Joint prior draws :meth:`ModelWitness.draw_prior` makes before it gives up (at the
+least share :data:`MIN_ACCEPTANCE`, all are rejected with probability ``e**-100``)."""
+_INSTEAD = {
+    "ZeroSumTransform": "pm.ZeroSumNormal (a normal that sums to zero by construction)",
+    "SimplexTransform": "pm.Dirichlet (a distribution on the simplex)",
+    "Ordered": "a prior whose draws are mostly in order, or the cut points as a "
+    "pm.Deterministic cumulative sum of positive increments",
+    "CholeskyCorrTransform": "pm.LKJCholeskyCov or pm.LKJCorr",
+}
+"""What to write instead of a transform whose constraint the prior rarely meets, by class."""
+_ELSE = (
+    "a distribution whose support is the transform's image, or build the variable as a "
+    "pm.Deterministic of free variables that meets the constraint by construction"
+)
 
 
 def exact_arithmetic() -> _ChangeFlagsDecorator:
@@ -253,14 +280,62 @@ class ModelWitness:
     def check_generative(self) -> None:
         """Check that prior-predictive simulation can be built from the model.
 
+        A prior draw outside the image of a transform the user gave is drawn
+        again (:meth:`draw_prior`); the share of prior draws that are kept is
+        measured first (:meth:`prior_acceptance`), before any replication.
+
         Raises
         ------
         ValueError
             If the model has a potential (no generative form), an observed
             variable that is not named after a data key, an integer-valued
             likelihood given non-integer data (:meth:`check_observed_types`),
-            or an improper prior.
+            an improper prior, or a transform whose image holds fewer than
+            :data:`MIN_ACCEPTANCE` of the prior's draws (a constraint of
+            probability zero, such as ``sum_to_zero`` on a normal): naming the
+            variable, its transform, the share kept and what to write instead.
         """
+        self._check_simulable()
+        if not user_transforms(self.model):
+            return
+        kept, by_variable = self.prior_acceptance()
+        if kept >= MIN_ACCEPTANCE:
+            return
+        name = min(by_variable, key=by_variable.__getitem__)
+        transform = type(user_transforms(self.model)[name]).__name__
+        raise ValueError(
+            f"{self.argument} {self.name}: free variable {name!r} has transform {transform}, "
+            f"whose image holds {by_variable[name]:.1%} of the variable's prior draws "
+            f"({kept:.1%} of {ACCEPTANCE_DRAWS} joint draws kept, at least "
+            f"{MIN_ACCEPTANCE:.0%} needed): SBC and Geweke's test draw the prior by "
+            f"rejection, and this constraint is too rare; write {_INSTEAD.get(transform, _ELSE)}"
+        )
+
+    def prior_acceptance(self) -> tuple[float, dict[str, float]]:
+        """Return the share of prior draws in every transform's image, and each variable's share.
+
+        :data:`ACCEPTANCE_DRAWS` joint draws from the prior of the model without
+        its constraints, seeded with :data:`ACCEPTANCE_SEED` (the same numbers on
+        every run, whatever the run's seed): a draw is kept when every variable
+        with a transform the user gave (:func:`user_transforms`) lies in the
+        transform's image (:func:`in_image`).
+
+        Returns
+        -------
+        tuple of float and dict of str to float
+            The share of joint draws kept, and by variable the share of draws
+            in its own transform's image (empty without such a variable).
+        """
+        func, rngs, names = self._forward("prior")
+        _reseed(rngs, np.random.default_rng(ACCEPTANCE_SEED))
+        inside = np.array(  # shape (ACCEPTANCE_DRAWS, variables with a user's transform)
+            [[bool(v) for v in func()[len(names) :]] for _ in range(ACCEPTANCE_DRAWS)]
+        )
+        shares = dict(zip(user_transforms(self.model), inside.mean(axis=0).tolist(), strict=True))
+        return float(inside.all(axis=1).mean()), shares
+
+    def _check_simulable(self) -> None:
+        """Raise the structural refusals of :meth:`check_generative` (no draws needed)."""
         if self.potentials:
             raise ValueError(
                 f"{self.argument} {self.name} has potential(s) {list(self.potentials)}: a "
@@ -323,14 +398,34 @@ class ModelWitness:
     def draw_prior(self, data: Mapping, rng: np.random.Generator) -> dict[str, np.ndarray]:
         """Draw every free variable from its prior (one joint draw).
 
+        The model's prior is the distributions' joint density restricted to the
+        images of the transforms the user gave (``transform=ordered``: PyMC's
+        log density on the unconstrained space is the base density there), so
+        a joint draw with a variable outside its transform's image
+        (:func:`in_image`) is drawn again: rejection, which draws exactly that
+        restricted prior. :meth:`check_generative` refuses a model whose
+        constraints keep too few draws for this.
+
         Returns
         -------
         dict of str to ndarray
             One value per free variable, of its event shape.
+
+        Raises
+        ------
+        ValueError
+            If none of :data:`PRIOR_TRIES` joint draws is kept.
         """
         func, rngs, names = self._forward("prior")
         _reseed(rngs, rng)
-        return dict(zip(names, (np.asarray(v) for v in func()), strict=True))
+        for _ in range(PRIOR_TRIES):
+            values = func()
+            if all(values[len(names) :]):
+                return dict(zip(names, (np.asarray(v) for v in values[: len(names)]), strict=True))
+        raise ValueError(
+            f"{self.argument} {self.name}: none of {PRIOR_TRIES} prior draws lies in the images "
+            f"of the transforms given to {sorted(user_transforms(self.model))}"
+        )
 
     def simulate(self, data: Mapping, params: Mapping, rng: np.random.Generator) -> dict[str, Any]:
         """Return a copy of ``data`` with every observed variable drawn given ``params``.
@@ -366,11 +461,15 @@ class ModelWitness:
             import pymc as pm
             from pytensor.graph.replace import graph_replace
 
-            self.check_generative()
+            self._check_simulable()
             model = self.model
             free, observed = list(model.free_RVs), list(model.observed_RVs)
-            if kind == "prior":
-                inputs, outputs, names = [], free, [rv.name for rv in free]
+            if kind == "prior":  # and whether each constrained variable is in its image
+                given = user_transforms(model)
+                inside = [
+                    in_image(given[rv.name], rv, rv.owner.inputs) for rv in free if rv.name in given
+                ]
+                inputs, outputs, names = [], [*free, *inside], [rv.name for rv in free]
             else:
                 inputs = [rv.type() for rv in free]
                 outputs = graph_replace(
@@ -450,7 +549,7 @@ def _compile_log_density(model: pm.Model) -> _LogDensity:
     free_values = [umodel.rvs_to_values[rv] for rv in free]
     obs_values = [umodel.rvs_to_values[rv] for rv in observed]
     obs_inputs = [v.type() for v in obs_values]
-    log_prior = umodel.logp(vars=free, sum=True) + _order_constraints(model, umodel)
+    log_prior = umodel.logp(vars=free, sum=True) + _image_constraints(model, umodel)
     terms = [*observed, *umodel.potentials]
     log_lik = umodel.logp(vars=terms, sum=True) if terms else pt.constant(0.0)
     log_prior, log_lik = graph_replace(
@@ -476,37 +575,88 @@ def _compile_log_density(model: pm.Model) -> _LogDensity:
     )
 
 
-def _order_constraints(model: pm.Model, umodel: pm.Model) -> TensorVariable:
-    """Return 0 where every ordered variable's draw is in order, -inf where one is not.
+IMAGE_RTOL = 1e-6
+"""How far ``backward(forward(x))`` may lie from ``x``, relative to ``max |x|``, for ``x`` in
+the image of a transform (rounding: a sum-to-zero draw of float32 values misses zero by about
+``1e-7`` of its scale; a planted bug, by its whole scale)."""
 
-    Without its transforms a model's log density no longer knows that
-    ``transform=ordered`` restricts a vector to increasing values: an
-    unordered draw would get a finite density and pass the support check.
-    The transform's ``forward`` (the log of the differences) is finite only for
-    ordered values; the other transforms PyMC ships either map onto a support
-    the distribution's own density already enforces (log, interval) or accept
-    every value (sum-to-zero, simplex's stick-breaking of any vector).
+
+def user_transforms(model: pm.Model) -> dict[str, Transform]:
+    """Return each free variable's value transform that its user gave, by variable name.
+
+    A transform the user gives (``transform=ordered``, ``sum_to_zero``, a
+    ``Transform`` subclass of their own) restricts the distribution to the
+    transform's image: PyMC's log density on the unconstrained space is the
+    base density there, and nothing elsewhere. The distribution's default
+    transform (``log`` for a half-normal, ``Interval`` for a uniform) maps onto
+    the support its density already enforces, and is left out; PyMC chains a
+    user's transform after a default (:class:`ChainedTransform`), and the chain
+    is returned. A user's transform of the default's type (``transform=log``
+    on a half-normal) counts as the default.
     """
-    import pytensor.tensor as pt
-    from pymc.distributions.transforms import Ordered
+    from pymc.distributions.transforms import _default_transform
     from pymc.logprob.transforms import ChainedTransform
 
-    by_name = {rv.name: rv for rv in umodel.free_RVs}
-    in_order = []
+    given = {}
     for rv in model.free_RVs:
         transform = model.rvs_to_transforms.get(rv)
-        parts = getattr(transform, "transform_list", [transform])
-        if not isinstance(transform, Ordered | ChainedTransform) or not any(
-            isinstance(part, Ordered) for part in parts
-        ):
+        if transform is None:
             continue
-        plain = by_name[rv.name]
-        ordered = next(part for part in parts if isinstance(part, Ordered))
-        forward = ordered.forward(umodel.rvs_to_values[plain], *plain.owner.inputs)
-        in_order.append(pt.all(pt.isfinite(forward)))
-    if not in_order:
+        default = _default_transform(rv.owner.op, rv)
+        if isinstance(transform, ChainedTransform) or type(transform) is not type(default):
+            given[rv.name] = transform
+    return given
+
+
+def in_image(
+    transform: Transform, value: TensorVariable, inputs: Sequence[TensorVariable]
+) -> TensorVariable:
+    """Return whether ``value`` (the constrained space) is in ``transform``'s image, a boolean.
+
+    ``value`` is in the image when ``forward(value)`` is finite and
+    ``backward(forward(value))`` gives ``value`` back (within :data:`IMAGE_RTOL`
+    of ``max |value|``): an unordered vector has a ``log`` of a negative
+    difference, a vector that does not sum to zero comes back centred, one off
+    the simplex comes back normalised, an angle beyond pi comes back wrapped.
+
+    Parameters
+    ----------
+    transform : pymc.logprob.transforms.Transform
+    value : TensorVariable
+        A value of the variable, of its shape.
+    inputs : sequence of TensorVariable
+        The inputs of the variable's node (its parameters), as ``forward``
+        and ``backward`` take them.
+    """
+    import pytensor.tensor as pt
+
+    forward = transform.forward(value, *inputs)
+    back = transform.backward(forward, *inputs)
+    scale = pt.max(pt.abs(value))
+    close = pt.all(pt.le(pt.abs(back - value), IMAGE_RTOL * scale))
+    return pt.and_(pt.all(pt.isfinite(forward)), close)
+
+
+def _image_constraints(model: pm.Model, umodel: pm.Model) -> TensorVariable:
+    """Return 0 where every draw lies in its transform's image, -inf where one does not.
+
+    Without its transforms a model's log density no longer knows that
+    ``transform=ordered`` restricts a vector to increasing values (or
+    ``sum_to_zero`` to vectors summing to zero, ``simplex`` to the simplex): an
+    unordered draw would get a finite density and pass the support check. Each
+    variable's transform the user gave (:func:`user_transforms`) adds its
+    :func:`in_image` test on the draw; a model without one adds the constant 0.
+    """
+    import pytensor.tensor as pt
+
+    by_name = {rv.name: rv for rv in umodel.free_RVs}
+    inside = [
+        in_image(transform, umodel.rvs_to_values[by_name[name]], by_name[name].owner.inputs)
+        for name, transform in user_transforms(model).items()
+    ]
+    if not inside:
         return pt.constant(0.0)
-    return pt.switch(pt.all(pt.stack(in_order)), 0.0, -np.inf)
+    return pt.switch(pt.all(pt.stack(inside)), 0.0, -np.inf)
 
 
 def _without_transforms(model: pm.Model) -> pm.Model:
