@@ -145,7 +145,7 @@ def pymc_sample(
     with model:  # a step method binds to the model on the context stack
         kwargs: dict[str, Any]
         if isinstance(step, StepMethod):
-            kwargs: dict[str, Any] = {"step": step.steps(model)}
+            kwargs = {"step": step.steps(model)}
         else:
             kwargs = dict(pymc_kwargs) if step is None else {"step": getattr(pm, step)()}
         kwargs = {"progressbar": False, "compute_convergence_checks": False, **kwargs, **extra}

@@ -73,11 +73,12 @@ if TYPE_CHECKING:
     from mcmc_pairs.comparisons.reuse import LogDensityMemo
     from mcmc_pairs.comparisons.sides import Side
 
-FORMAT = 1
-"""The layout's version: part of every key, raised when the layout changes."""
+FORMAT = 2
+"""The layout's version: part of every key, raised when the layout changes (2: the key names
+the model's function, not only its files)."""
 LIBRARIES = ("pymc", "pytensor", "nutpie", "numba", "numpy", "mcmc-pairs")
 """The packages whose versions are part of the key."""
-LOG_DENSITY_KEY = ("model", "reads", "versions", "cpu", "runner")
+LOG_DENSITY_KEY = ("function", "model", "reads", "versions", "cpu", "runner")
 """The parts of the key PyMC's log density of given draws depends on (with the data)."""
 
 
@@ -260,6 +261,7 @@ def reference_key(
     runner = [Path(str(m.__file__)).read_bytes() for m in (pymc_runner, compile_once, witness)]
     return {
         "format": FORMAT,
+        "function": _qualified_name(build_model),
         "model": model_sources(build_model),
         "reads": files_read(build_model, reads),
         "data": data_digest(data),
@@ -270,6 +272,13 @@ def reference_key(
         "cpu": _host_cpu(),
         "runner": hashlib.sha256(b"".join(runner)).hexdigest(),
     }
+
+
+def _qualified_name(build_model: Callable[..., Any]) -> str:
+    """Return ``module.qualname`` of ``build_model``: two models of one file are two entries."""
+    function = inspect.unwrap(build_model)
+    module = getattr(function, "__module__", None) or ""
+    return f"{module}.{getattr(function, '__qualname__', repr(function))}"
 
 
 def _sha256(path: Path) -> str:

@@ -6,8 +6,9 @@ import pymc as pm
 from mcmc_pairs.comparisons import compile_once, pymc_runner, reuse
 from mcmc_pairs.comparisons.compile_once import SameStructure, data_constants
 from mcmc_pairs.comparisons.registry import get_pair
+from mcmc_pairs.comparisons.settings import SamplerRun
 
-SETTINGS = {"draws": 30, "tune": 30, "chains": 2, "seed": 4}
+SETTINGS = SamplerRun(draws=30, tune=30, chains=2, seed=4)
 
 
 def regression(x, y, prior_sd=2.0) -> pm.Model:

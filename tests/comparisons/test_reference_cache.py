@@ -109,7 +109,8 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_run(tmp_path):
 def test_growing_a_cached_reference_adds_the_later_look_to_the_entry(tmp_path):
     growing = {"draws": 100, "max_draws": 200, "tolerance": 0.01}
     compare(tmp_path, **growing)
-    entry = next(p for p in tmp_path.iterdir() if p.is_dir() and p.name != "log_density")
+    memos = {"log_density", "summaries"}  # the memos beside the entries
+    entry = next(p for p in tmp_path.iterdir() if p.is_dir() and p.name not in memos)
     assert {p.name for p in entry.glob("pymc-*.json")} == {"pymc-100.json", "pymc-200.json"}
     result, events = compare(tmp_path, **growing)
     assert result.sides["pymc"].from_cache and not any("pymc: done" in e for e in events)
@@ -174,6 +175,30 @@ def test_the_key_follows_the_models_files_and_the_files_they_import(tmp_path, mo
     assert reference_cache.model_sources(build) != with_package
     with pytest.raises(ValueError, match="no source file"):
         reference_cache.model_sources(eval("lambda data: data"))  # noqa: S307
+
+
+def test_two_models_of_one_file_are_two_entries(tmp_path, monkeypatch):
+    # found in issue 44's work: the key held the file's digest, not the function, so a second
+    # model of the same file, data and settings was handed the first model's reference
+    (tmp_path / "two_models.py").write_text(
+        "def wide(data):\n    return 2.0\n\n\ndef narrow(data):\n    return 1.0\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from mcmc_pairs.comparisons.settings import SamplerRun
+
+    pair = get_pair("mh_normal")
+    settings = SamplerRun(draws=10, tune=10, chains=2, seed=1)
+    keys = [
+        reference_cache.reference_key(
+            load_callable(f"{tmp_path / 'two_models.py'}:{name}"), {"y": 1.0}, settings, pair
+        )
+        for name in ("wide", "narrow")
+    ]
+    assert keys[0]["model"] == keys[1]["model"]  # one file
+    assert keys[0]["function"].endswith(".wide") and keys[1]["function"].endswith(".narrow")
+    entries = [reference_cache.ReferenceCache(tmp_path, key).entry for key in keys]
+    assert entries[0] != entries[1]
+    assert "function" in reference_cache.LOG_DENSITY_KEY
 
 
 def test_the_data_digest_sees_values_dtypes_and_shapes():

@@ -295,6 +295,7 @@ def test_a_variable_whose_initial_point_is_not_finite_starts_at_the_origin():
     from pymc.distributions.transforms import ordered
 
     from mcmc_pairs.comparisons.pymc_runner import origin_initvals, pymc_sample
+    from mcmc_pairs.comparisons.settings import SamplerRun
 
     with pm.Model() as model:  # PyMC starts it at forward([0, 0, 0]) = [0, -inf, -inf]
         pm.Normal("cut", 0.0, 1.0, shape=3, transform=ordered)
@@ -302,7 +303,7 @@ def test_a_variable_whose_initial_point_is_not_finite_starts_at_the_origin():
     assert not np.all(np.isfinite(model.initial_point()["cut_ordered__"]))
     origin = origin_initvals(model)
     assert list(origin) == ["cut"] and np.array_equal(origin["cut"], [0.0, 1.0, 2.0])
-    settings = {"draws": 30, "tune": 30, "chains": 1, "seed": 0}
+    settings = SamplerRun(draws=30, tune=30, chains=1, seed=0)
     tree = pymc_sample(model, settings, {}, cores=1, quiet=True)  # before: could not start
     cut = tree["posterior"]["cut"].values
     assert cut.shape == (1, 30, 3) and np.all(np.diff(cut, axis=-1) > 0)
