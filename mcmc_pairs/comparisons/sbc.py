@@ -70,7 +70,7 @@ import time
 import warnings
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import arviz_stats as azs
 import numpy as np
@@ -320,7 +320,7 @@ def sbc_quantities(sim: Simulator, params: Mapping, data: Mapping) -> tuple[np.n
 
 
 def rank_truth(
-    sim: Simulator | None,
+    sim: Simulator,
     kept: Mapping[str, np.ndarray],
     theta: Mapping,
     y: Mapping,
@@ -358,8 +358,27 @@ def rank_truth(
     return ranks
 
 
+class SbcRun(Protocol):
+    """What :func:`rerank` reads of an SBC result (a :class:`~.validation.ValidationResult`)."""
+
+    @property
+    def pair(self) -> str:
+        """The pair's name."""
+        ...
+
+    @property
+    def method(self) -> str:
+        """``"sbc"`` for an SBC run."""
+        ...
+
+    @property
+    def replications(self) -> list[dict[str, Any]]:
+        """Per finished replication, JSON-ready: its ``seed``, kept ``draws`` and ``ranks``."""
+        ...
+
+
 def rerank(
-    result: Any,
+    result: SbcRun | Mapping[str, Any],
     quantity_fn: Callable[[Mapping, Mapping], Mapping[str, np.ndarray]],
     *,
     sim: Simulator | None = None,
@@ -404,6 +423,8 @@ def rerank(
         from mcmc_pairs.comparisons.registry import get_pair
         from mcmc_pairs.comparisons.simulation import simulator_for
 
+        if pair_name is None:
+            raise ValueError("result names no pair: pass its simulator (sim=)")
         sim = simulator_for(get_pair(pair_name))
     out: dict[str, list[int]] = {}
     for rep in reps:
@@ -423,7 +444,9 @@ def rerank(
     return {name: np.asarray(r, dtype=int) for name, r in out.items()}
 
 
-def _fields(result: Any) -> tuple[list, str, str]:
+def _fields(
+    result: SbcRun | Mapping[str, Any],
+) -> tuple[list[dict[str, Any]], str | None, str | None]:
     if isinstance(result, Mapping):
         if "replications" not in result:
             raise ValueError("result must be an SBC result or its JSON document")
@@ -558,7 +581,7 @@ def chi2_p_value(ranks: np.ndarray, bins: int, L: int = SBC_RANK_DRAWS) -> np.nd
     flat = ranks.reshape(-1, ranks.shape[-1]) // width
     counts = np.zeros((len(flat), bins))
     np.add.at(counts, (np.arange(len(flat))[:, None], flat), 1)
-    return stats.chisquare(counts, axis=1).pvalue.reshape(ranks.shape[:-1])
+    return np.asarray(stats.chisquare(counts, axis=1).pvalue).reshape(ranks.shape[:-1])
 
 
 def default_bins(n: int, L: int = SBC_RANK_DRAWS) -> int:
@@ -1002,7 +1025,7 @@ def _tilt(z: np.ndarray, target: float) -> np.ndarray:
     """
     lo, hi = np.full(len(z), -50.0), np.full(len(z), 50.0)
 
-    def weights(a):
+    def weights(a: np.ndarray) -> np.ndarray:
         e = a[:, None] * z
         w = np.exp(e - e.max(axis=1, keepdims=True))
         return w / w.sum(axis=1, keepdims=True)
@@ -1031,7 +1054,15 @@ class _Planted:
         Seed of the binomial rank draws (with a stream number per distortion).
     """
 
-    def __init__(self, z, varies, pick, jitter, gamma, key):
+    def __init__(
+        self,
+        z: np.ndarray,
+        varies: np.ndarray,
+        pick: np.ndarray,
+        jitter: np.ndarray,
+        gamma: float,
+        key: list[int],
+    ) -> None:
         self.z, self.pick, self.jitter, self.gamma, self.key = z, pick, jitter, gamma, key
         self.n, self.L = z.shape
         self.moves = np.asarray(varies, dtype=float)[:, None]
@@ -1082,7 +1113,8 @@ class _Curve:
     """
 
     def __init__(self, grid: Sequence[float], power_at: Callable[[float, int], float]):
-        self.grid, self.power_at, self.known = grid, power_at, {}
+        self.grid, self.power_at = grid, power_at
+        self.known: dict[int, float] = {}
 
     def power(self, g: int) -> float:
         """Power at grid index ``g`` (computed once)."""

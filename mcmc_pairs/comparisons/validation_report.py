@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -19,8 +20,11 @@ from mcmc_pairs.comparisons.sbc import (
 )
 from mcmc_pairs.comparisons.validation import ERROR, FAIL, PASS, ValidationResult
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def to_json(result: ValidationResult) -> dict:
+
+def to_json(result: ValidationResult) -> dict[str, Any]:
     """Return the JSON document of a validation run (docs/schemas/validate.schema.json)."""
     checks = [
         {
@@ -33,7 +37,7 @@ def to_json(result: ValidationResult) -> dict:
         }
         for row in result.checks.itertuples()
     ]
-    doc = {
+    doc: dict[str, Any] = {
         "pair": result.pair,
         "method": result.method,
         "sampler": result.sampler,
@@ -143,7 +147,7 @@ def render_validation(result: ValidationResult) -> str:
     return html.page(f"{result.pair} {result.method}: {result.verdict}", body)
 
 
-def geweke_figure(result: ValidationResult):
+def geweke_figure(result: ValidationResult) -> Figure:
     """z-score of every test function against its Holm threshold."""
     checks = result.checks
     fig, ax = html.pyplot().subplots(figsize=(7, 0.3 * len(checks) + 1.2))
@@ -158,7 +162,7 @@ def geweke_figure(result: ValidationResult):
     return fig
 
 
-def sbc_figure(result: ValidationResult):
+def sbc_figure(result: ValidationResult) -> Figure:
     """Rank histograms per quantity, with the 99 % band of a uniform bin count."""
     ranks = np.asarray(result.details["ranks"])
     names = result.details["quantities"]
@@ -168,7 +172,7 @@ def sbc_figure(result: ValidationResult):
     rows = math.ceil(len(names) / cols)
     fig, axes = html.pyplot().subplots(rows, cols, figsize=(3.2 * cols, 2.3 * rows), squeeze=False)
     n = len(ranks)
-    lo, hi = stats.binom.ppf([0.005, 0.995], n, 1 / bins)
+    lo, hi = np.asarray(stats.binom.ppf([0.005, 0.995], n, 1 / bins))
     for ax, k in zip(axes.flat, range(len(names)), strict=False):
         counts = np.bincount(ranks[:, k] // width, minlength=bins)
         ax.axhspan(lo, hi, color="0.85")
@@ -398,7 +402,7 @@ def _sensitivity_section(d: dict) -> list[str]:
     ]
 
 
-def sbc_ecdf_figure(result: ValidationResult):
+def sbc_ecdf_figure(result: ValidationResult) -> Figure:
     """ECDF(rank / (L + 1)) - uniform CDF per quantity, with 1 - alpha and Bonferroni bands."""
     ranks = np.asarray(result.details["ranks"])
     names = result.details["quantities"]

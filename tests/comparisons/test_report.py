@@ -217,15 +217,15 @@ def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeyp
 
 def test_one_draw_in_thousands_outside_the_support_is_not_said_as_zero_percent():
     """Issue 39: 1 non-finite draw in 4,000 was printed as "0.0 % of the draws"."""
-    from types import SimpleNamespace
+    from dataclasses import replace
 
-    from mcmc_pairs.comparisons.kinds import CheckKind
+    from mcmc_pairs.comparisons.kinds import CheckKind, Measure
     from mcmc_pairs.comparisons.report import describe_check
+    from mcmc_pairs.comparisons.stats.checks import Check
 
-    row = SimpleNamespace(kind=CheckKind.SUPPORT, passed=False, side="user", quantity="x",
-                          value=1 / 4000, note="")  # fmt: skip
+    row = Check("user", "user", CheckKind.SUPPORT, "x", Measure.NON_FINITE, 1 / 4000, 0.0, False)
     assert "0.025% of the draws of x are not finite" in describe_check(row)
-    assert "50.0% of the draws" in describe_check(SimpleNamespace(**{**vars(row), "value": 0.5}))
+    assert "50.0% of the draws" in describe_check(replace(row, value=0.5))
 
 
 def _ar1(rho, chains=4, draws=4000, seed=0):
