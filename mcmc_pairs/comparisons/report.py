@@ -627,7 +627,13 @@ class _Drawn(Protocol):
     """What :func:`_figures_of` returns: ``drawn(make, arg, alt=, sides=)``."""
 
     def __call__(
-        self, make: Callable[[_T], object], arg: _T, /, *, alt: str, sides: list[str] | None
+        self,
+        make: Callable[[_T], Figure | PlotCollection],
+        arg: _T,
+        /,
+        *,
+        alt: str,
+        sides: list[str] | None,
     ) -> str:
         """Return :func:`html.figure` of ``make(arg)``, kept when drawn from ``sides`` alone."""
         ...
@@ -646,7 +652,9 @@ def _figures_of(result: PairResult) -> _Drawn:
         memo = reuse.FigureMemo(result.memo_directory, __file__, html.__file__)
     keys: dict[str, tuple[object, ...]] = {}
 
-    def drawn(make: Callable[[_T], object], arg: _T, *, alt: str, sides: list[str] | None) -> str:
+    def drawn(
+        make: Callable[[_T], Figure | PlotCollection], arg: _T, *, alt: str, sides: list[str] | None
+    ) -> str:
         def draw() -> str:
             return html.figure(make, arg, alt=alt)
 

@@ -135,6 +135,9 @@ REFUSED_FRACTION = "refused fraction"
 """The statistic of the check that fails when too many replications are refused."""
 ECDF_BAND = "ecdf band"
 """The statistic of the verdict's checks: smallest pointwise binomial tail probability."""
+QuantityFn = Callable[[Mapping[str, np.ndarray], Mapping[str, Any]], Mapping[str, np.ndarray]]
+"""``quantity_fn(params, data) -> {name: ndarray (chain, draw)}`` of :func:`rerank`: ``params``
+maps each variable to its draws (chain, draw, *shape)."""
 
 
 # ------------------------------------------------------------- one replication
@@ -145,7 +148,7 @@ def sbc_replication(
     sampler: str | Callable,
     settings: SbcSettings,
     seed: np.random.SeedSequence,
-) -> dict:
+) -> dict[str, Any]:
     """Run one SBC replication: prior draw, simulated data, sampler, ranks.
 
     Parameters
@@ -219,12 +222,12 @@ def _checked_budget(settings: SbcSettings) -> int:
 def _run_until_effective(
     sim: Simulator,
     named_sampler: tuple[str, Callable],
-    theta: Mapping,
-    y: Mapping,
+    theta: Mapping[str, Any],
+    y: Mapping[str, Any],
     settings: SbcSettings,
     max_draws: int,
     sampler_seed: int,
-) -> tuple[dict, np.ndarray, list, float, int, int]:
+) -> tuple[dict[str, np.ndarray], np.ndarray, list[str], float, int, int]:
     """Run the sampler on ``y``, doubling its draws per chain until ``L`` effective draws.
 
     Every run has the same data and sampler seed, so nothing depends on the
@@ -276,12 +279,12 @@ def _ranked_fields(
     sim: Simulator,
     post: Mapping[str, np.ndarray],
     q_post: np.ndarray,
-    names: list,
-    theta: Mapping,
-    y: Mapping,
+    names: list[str],
+    theta: Mapping[str, Any],
+    y: Mapping[str, Any],
     seed: np.random.SeedSequence,
     total: int,
-) -> dict:
+) -> dict[str, Any]:
     """Keep ``L`` draws evenly spaced over the run and rank the truth among them.
 
     ``post`` holds ``total`` draws in all (each (chains, draws, *shape)), ``q_post``
@@ -303,7 +306,9 @@ def _ranked_fields(
     }
 
 
-def simulated(sim: Simulator, seed: np.random.SeedSequence) -> tuple[dict, dict, Any]:
+def simulated(
+    sim: Simulator, seed: np.random.SeedSequence
+) -> tuple[dict[str, Any], dict[str, Any], np.random.Generator]:
     """Return the replication's prior draw, simulated data and the generator that drew them.
 
     The same ``seed`` gives the same ``(theta, y)`` bit for bit, which :func:`rerank` uses.
@@ -314,7 +319,9 @@ def simulated(sim: Simulator, seed: np.random.SeedSequence) -> tuple[dict, dict,
     return theta, y, rng
 
 
-def sbc_quantities(sim: Simulator, params: Mapping, data: Mapping) -> tuple[np.ndarray, list]:
+def sbc_quantities(
+    sim: Simulator, params: Mapping[str, Any], data: Mapping[str, Any]
+) -> tuple[np.ndarray, list[str]]:
     """SBC's test quantities of ``params`` (each (chain, draw, *shape)): (chain, draw, Q), names."""
     return test_quantities(sim, params, data, squares=False, sums=True, log_likelihood=True)
 
@@ -322,10 +329,10 @@ def sbc_quantities(sim: Simulator, params: Mapping, data: Mapping) -> tuple[np.n
 def rank_truth(
     sim: Simulator,
     kept: Mapping[str, np.ndarray],
-    theta: Mapping,
-    y: Mapping,
+    theta: Mapping[str, Any],
+    y: Mapping[str, Any],
     seed: np.random.SeedSequence,
-    quantity_fn: Callable | None,
+    quantity_fn: QuantityFn | None,
 ) -> dict[str, int]:
     """Rank ``theta``'s test quantities among those of the kept draws ``kept`` ((L, *shape)).
 
@@ -379,7 +386,7 @@ class SbcRun(Protocol):
 
 def rerank(
     result: SbcRun | Mapping[str, Any],
-    quantity_fn: Callable[[Mapping, Mapping], Mapping[str, np.ndarray]],
+    quantity_fn: QuantityFn,
     *,
     sim: Simulator | None = None,
 ) -> dict[str, np.ndarray]:
@@ -594,11 +601,11 @@ def default_bins(n: int, L: int = SBC_RANK_DRAWS) -> int:
 
 
 def sbc_checks(
-    replications: Sequence[Mapping],
+    replications: Sequence[Mapping[str, Any]],
     alpha: float = agreement.ALPHA,
     bins: int | None = None,
-    statement: dict | None = None,
-) -> tuple:
+    statement: dict[str, Any] | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Judge SBC ranks: one ECDF band test per quantity, Holm-corrected; refusals counted.
 
     Parameters
@@ -657,7 +664,9 @@ def sbc_checks(
     return _count_refusals(checks, details, replications, refused, len(ranked))
 
 
-def _check_sbc_arguments(replications: Sequence[Mapping], alpha: float, bins: int | None) -> None:
+def _check_sbc_arguments(
+    replications: Sequence[Mapping[str, Any]], alpha: float, bins: int | None
+) -> None:
     """Raise ValueError on ``alpha`` outside (0, 1), no replications, or bad ``bins``.
 
     ``bins`` (when given) must be at least 2 and divide ``L + 1``.
@@ -672,10 +681,10 @@ def _check_sbc_arguments(replications: Sequence[Mapping], alpha: float, bins: in
 
 
 def _bookkeeping(
-    replications: Sequence[Mapping],
-    ranked: list[Mapping],
-    refused: list[Mapping],
-    names: list,
+    replications: Sequence[Mapping[str, Any]],
+    ranked: list[Mapping[str, Any]],
+    refused: list[Mapping[str, Any]],
+    names: list[str],
     ranks: np.ndarray,
 ) -> dict[str, Any]:
     """Return :func:`sbc_checks`'s details before any test: ranks, refusals, reruns, draws used.
@@ -703,7 +712,7 @@ def _bookkeeping(
     }
 
 
-def _band_rows(ranks: np.ndarray, names: list) -> list[dict]:
+def _band_rows(ranks: np.ndarray, names: list[str]) -> list[dict[str, Any]]:
     """One ECDF band test per quantity of ``ranks`` (R, Q): rows of a check, before Holm's levels.
 
     Each row has ``quantity``, ``statistic`` (:data:`ECDF_BAND`), ``value`` (the
@@ -717,7 +726,7 @@ def _band_rows(ranks: np.ndarray, names: list) -> list[dict]:
     ]
 
 
-def _chi2_rows(ranks: np.ndarray, names: list, bins: int) -> list[dict]:
+def _chi2_rows(ranks: np.ndarray, names: list[str], bins: int) -> list[dict[str, Any]]:
     """Chi-square of ``bins`` equal bins of each quantity's ranks (R, Q), shown beside the verdict.
 
     One ``{"quantity", "value", "p"}`` per quantity.
@@ -739,8 +748,8 @@ def _chi2_rows(ranks: np.ndarray, names: list, bins: int) -> list[dict]:
 def _count_refusals(
     checks: pd.DataFrame,
     details: dict[str, Any],
-    replications: Sequence[Mapping],
-    refused: list[Mapping],
+    replications: Sequence[Mapping[str, Any]],
+    refused: list[Mapping[str, Any]],
     n_ranked: int,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Advise on refused replications; too many (or fewer than two ranked) is not converged.
@@ -798,12 +807,12 @@ def _holm_band(checks: pd.DataFrame, alpha: float, n: int) -> pd.DataFrame:
 
 
 def sensitivity(
-    replications: Sequence[Mapping],
+    replications: Sequence[Mapping[str, Any]],
     alpha: float = agreement.ALPHA,
     *,
     resamples: int = SENSITIVITY_RESAMPLES,
     power: float = SENSITIVITY_POWER,
-) -> dict | None:
+) -> dict[str, Any] | None:
     r"""Return the smallest miscalibration the run detects with ``power``: shift and sd ratio.
 
     Distortions of one test quantity at a time (its posterior mean shifted, its
@@ -917,7 +926,7 @@ def _standardised(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _quantity_thresholds(
     name: str, planted: _Planted, varies: np.ndarray, power: float
-) -> tuple[dict, dict]:
+) -> tuple[dict[str, Any], dict[str, Any]]:
     r"""Return one quantity's smallest distortions detected with ``power``, and its power curves.
 
     Design. A miscalibrated sampler is modelled by planting a distortion into
@@ -989,7 +998,7 @@ def _quantity_thresholds(
     return row, {key: c.evaluated() for key, c in curve.items()}
 
 
-def _run_statement(per_quantity: list[dict]) -> dict:
+def _run_statement(per_quantity: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the run's ``shift``, ``sd_ratio`` and ``sd_ratio_measured``: its worst quantity's.
 
     The run's statement is the worst over its quantities (constant quantities
@@ -1009,7 +1018,9 @@ def _run_statement(per_quantity: list[dict]) -> dict:
     }
 
 
-def _worst(key: str, among: list[dict], pick_worst: Callable) -> float | None:
+def _worst(
+    key: str, among: list[dict[str, Any]], pick_worst: Callable[[list[float]], float]
+) -> float | None:
     """``pick_worst`` of the quantities' ``key``; ``None`` if there are none or one is ``None``."""
     found = [q[key] for q in among]
     return None if not found or None in found else pick_worst(found)

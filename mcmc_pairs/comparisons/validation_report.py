@@ -197,7 +197,7 @@ def _number(value: float | None) -> str:
     return "not reached on the grid" if value is None else f"{value:g}"
 
 
-def certificate(sens: dict | None) -> str:
+def certificate(sens: dict[str, Any] | None) -> str:
     """Say what an SBC run rules out (:func:`~.sbc.sensitivity`), per quantity and overall.
 
     "this run rules out, with 80% power at its 200 ranked replications, a shift
@@ -254,7 +254,7 @@ NAMED = 4
 """Quantities :func:`certificate` names per threshold before it counts the rest."""
 
 
-def _shift_groups(quantities: list[dict]) -> str:
+def _shift_groups(quantities: list[dict[str, Any]]) -> str:
     """``>= 0.3 in beta0, beta1; >= 0.5 in sigma2``: the quantities grouped by their shift."""
     by_shift: dict[float, list[str]] = {}
     for q in sorted(quantities, key=lambda q: q["shift"]):
@@ -268,7 +268,7 @@ def _names(names: list[str]) -> str:
     return shown if len(names) <= NAMED else f"{shown} and {len(names) - NAMED} more"
 
 
-def _draws_paragraph(d: dict, settings: dict) -> str:
+def _draws_paragraph(d: dict[str, Any], settings: dict[str, Any]) -> str:
     """Say how many replications were rerun with more draws, and the draws each used."""
     used = ", ".join(
         f"{n} at {int(k):,}" for k, n in sorted(d["draws_used"].items(), key=lambda kv: int(kv[0]))
@@ -288,7 +288,7 @@ def _draws_paragraph(d: dict, settings: dict) -> str:
     )
 
 
-def _auto_paragraph(auto: dict) -> str:
+def _auto_paragraph(auto: dict[str, Any]) -> str:
     """Say how ``--replications auto`` chose the run's size: its stages and why it stopped."""
     stages = "; ".join(
         f"{st['replications']} replications: "
@@ -354,7 +354,7 @@ def _sbc_sections(result: ValidationResult) -> list[str]:
     return parts
 
 
-def _sensitivity_section(d: dict) -> list[str]:
+def _sensitivity_section(d: dict[str, Any]) -> list[str]:
     """Return the section on what the run rules out with its stated power, per quantity."""
     sens = d.get("sensitivity")
     if not sens:
