@@ -21,9 +21,9 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from mcmc_pairs.comparisons.errors import (
     one_line,
@@ -34,10 +34,19 @@ from mcmc_pairs.comparisons.errors import (
 from mcmc_pairs.comparisons.interrupts import EXIT_OUTPUT_CLOSED
 from mcmc_pairs.comparisons.kinds import SEVERITY, Verdict
 
+if TYPE_CHECKING:
+    from mcmc_pairs.comparisons.pair import Pair
+    from mcmc_pairs.comparisons.report import IndexEntry
+    from mcmc_pairs.comparisons.result import PairResult
+    from mcmc_pairs.comparisons.validation import ValidationResult
+
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_NOT_CONVERGED = 0, 1, 2, 3
 EXIT_REFERENCE_FAILED = 4
 """``compare``: the reference (PyMC) failed its own checks, and no side under test its own."""
-VERDICT_EXIT = {Verdict.AGREE: EXIT_AGREE, Verdict.REFERENCE_FAILED: EXIT_REFERENCE_FAILED}
+VERDICT_EXIT: dict[str, int] = {
+    Verdict.AGREE: EXIT_AGREE,
+    Verdict.REFERENCE_FAILED: EXIT_REFERENCE_FAILED,
+}
 """The exit status of ``compare``'s verdicts; every other verdict (and ``error``) is 1."""
 EXIT_BROKEN_PIPE = EXIT_OUTPUT_CLOSED  # 141
 EXIT_INTERRUPTED = 130
@@ -53,7 +62,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, no usage block
+    def error(self, message: str) -> NoReturn:  # one line, no usage block
         raise UsageError(message)
 
 
@@ -130,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_compare_parser(sub) -> None:
+def _add_compare_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     """Add ``compare``: a pair NAME or --model, the sides, the settings and --out."""
     compare = sub.add_parser(
         "compare",
@@ -182,7 +191,7 @@ def _add_cache_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _cache_dir(args) -> Path | None:
+def _cache_dir(args: argparse.Namespace) -> Path | None:
     """Return the reference cache's directory the flags ask for (None: ``--no-cache``)."""
     from mcmc_pairs.comparisons.reference_cache import default_cache_dir
 
@@ -209,7 +218,7 @@ def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def _pair_and_data(args):
+def _pair_and_data(args: argparse.Namespace) -> tuple[Pair, dict[str, Any] | None]:
     """Return ``(pair, data)``: a registered pair (data None) or the user's --model pair."""
     model, data_file, report_name = args.model, args.data, args.report_name
     if args.name is not None:
@@ -302,7 +311,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_BROKEN_PIPE
 
 
-def _no_stray_threads(before: set) -> None:
+def _no_stray_threads(before: set[threading.Thread]) -> None:
     """End with exit 2 and one line when the run left non-daemon threads running.
 
     The interpreter would wait for them at exit, for ever; they get
@@ -380,7 +389,7 @@ def _importable_cwd() -> None:
         sys.path.insert(0, cwd)
 
 
-def _list(args=None) -> int:
+def _list(args: argparse.Namespace | None = None) -> int:
     from mcmc_pairs.comparisons.registry import PAIRS
 
     width = max(len(p.name) for p in PAIRS)
@@ -390,7 +399,7 @@ def _list(args=None) -> int:
     return EXIT_AGREE
 
 
-def _compare(args) -> int:
+def _compare(args: argparse.Namespace) -> int:
     from mcmc_pairs.comparisons.files import writable_dir
 
     pair, data = _pair_and_data(args)
@@ -414,12 +423,12 @@ def report_exit_status(verdicts: Sequence[str]) -> int:
     0 when every pair agrees; 4 when every pair agrees or has a failed reference,
     and one has; 1 otherwise (:data:`~mcmc_pairs.comparisons.kinds.SEVERITY`).
     """
-    rank = {verdict: i for i, verdict in enumerate(SEVERITY)}
+    rank: dict[str, int] = {verdict: i for i, verdict in enumerate(SEVERITY)}
     worst = max(verdicts, key=lambda v: rank.get(v, len(SEVERITY)), default=Verdict.AGREE)
     return exit_status(worst)
 
 
-def _refuse_report_name(args, name: str, stem: str | None = None) -> None:
+def _refuse_report_name(args: argparse.Namespace, name: str, stem: str | None = None) -> None:
     """Refuse, before any sampling, a report name that would replace another's or is too long."""
     from mcmc_pairs.comparisons.preflight import refuse_bad_report_name
 
@@ -428,26 +437,28 @@ def _refuse_report_name(args, name: str, stem: str | None = None) -> None:
     refuse_bad_report_name(name, args.out, user=user, stem=stem, argument=argument)
 
 
-def _run(pair, args, data=None):
+def _run(pair: Pair, args: argparse.Namespace, data: Mapping[str, Any] | None = None) -> PairResult:
     from mcmc_pairs.comparisons import settings
     from mcmc_pairs.comparisons.run import run_pair
     from mcmc_pairs.comparisons.stored import parse_rename
 
-    stored = {"reference": getattr(args, "reference", None)}
-    stored["rename"] = parse_rename(getattr(args, "rename", None))
+    reference = getattr(args, "reference", None)
+    rename = parse_rename(getattr(args, "rename", None))
     sampler = getattr(args, "sampler", None)
     cache = _cache_dir(args)
     checked = settings.from_args(args, pair.settings)
-    return run_pair(pair, checked, sampler=sampler, data=data, cache=cache, **stored)
+    return run_pair(
+        pair, checked, sampler=sampler, data=data, cache=cache, reference=reference, rename=rename
+    )
 
 
-def _write(result, out: Path):
+def _write(result: PairResult, out: Path) -> tuple[Path, Path]:
     from mcmc_pairs.comparisons.report import write_pair_report
 
     return write_pair_report(result, out)
 
 
-def _say_summary(result) -> None:
+def _say_summary(result: PairResult) -> None:
     """Print :func:`_print_summary` in one write, unless the run was interrupted meanwhile."""
     import io
 
@@ -461,10 +472,10 @@ def _say_summary(result) -> None:
     sys.stdout.write(printable(summary.getvalue()))  # a user's names, without terminal escapes
 
 
-def _print_summary(result) -> None:
+def _print_summary(result: PairResult) -> None:
     """Print the checks by kind, the worst ten in words, and the verdicts."""
     from mcmc_pairs.comparisons.kinds import HONESTY_KINDS
-    from mcmc_pairs.comparisons.report import WORST, describe_check, worst_checks
+    from mcmc_pairs.comparisons.report import WORST, check_records, describe_check, worst_checks
 
     checks = result.checks
     failed = checks[~checks["passed"]]
@@ -489,7 +500,7 @@ def _print_summary(result) -> None:
             "Carlo error limits the resolution"
         )
     print(f"  worst {min(WORST, len(checks))} (all in the JSON):")
-    for row in worst_checks(checks).itertuples():
+    for row in check_records(worst_checks(checks)):
         print(f"    {describe_check(row)}")
     for label, verdict in result.verdicts.items():
         print(f"{label}: {verdict}")
@@ -515,7 +526,7 @@ def _replications(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"an integer or 'auto', got {text!r}") from None
 
 
-def _validate(args) -> int:
+def _validate(args: argparse.Namespace) -> int:
     from mcmc_pairs.comparisons.files import writable_dir
     from mcmc_pairs.comparisons.settings import GewekeSettings, SbcSettings
     from mcmc_pairs.comparisons.validation import FAIL, PASS, ValidationError, validate
@@ -560,7 +571,7 @@ def _validate(args) -> int:
     return EXIT_DISAGREE if result.verdict == FAIL else EXIT_NOT_CONVERGED
 
 
-def _print_validation(result, name: str, method: str) -> None:
+def _print_validation(result: ValidationResult, name: str, method: str) -> None:
     """Print the failed tests of ``validate``, its message, sensitivity and verdict."""
     failed = result.checks[~result.checks["passed"]]
     print(f"{name} {method}: {len(result.checks)} tests, {len(failed)} failed")
@@ -576,7 +587,7 @@ def _print_validation(result, name: str, method: str) -> None:
     print(f"verdict: {result.verdict}")
 
 
-def _report(args) -> int:
+def _report(args: argparse.Namespace) -> int:
     """Run every registered pair, on up to as many worker processes as there are cores.
 
     Each pair runs and writes its pages in one worker (:func:`_report_pair`),
@@ -594,7 +605,7 @@ def _report(args) -> int:
     writable_dir(args.out)
     pairs = list(PAIRS)
     workers = min(available_cores(), len(pairs))
-    done: dict[int, tuple[dict, str]] = {}
+    done: dict[int, tuple[IndexEntry, str]] = {}
     if workers <= 1:
         for i, pair in enumerate(pairs):
             done[i] = _report_pair(pair, args)
@@ -608,7 +619,19 @@ def _report(args) -> int:
     return worst
 
 
-def report_in_workers(pairs, args, workers: int, run=None) -> dict[int, tuple[dict, str]]:
+class PairReport(Protocol):
+    """What :func:`report_in_workers` runs per pair: :func:`_report_pair`'s signature."""
+
+    def __call__(
+        self, pair: Pair, args: argparse.Namespace, background: bool = False
+    ) -> tuple[IndexEntry, str]:
+        """Run ``pair`` and write its pages: (its index entry, its printed summary)."""
+        ...
+
+
+def report_in_workers(
+    pairs: Sequence[Pair], args: argparse.Namespace, workers: int, run: PairReport | None = None
+) -> dict[int, tuple[IndexEntry, str]]:
     """Run ``run(pair, args, background=...)`` for every pair on ``workers`` processes.
 
     Each pair's summary is printed as it arrives, in the registry's order. A
@@ -625,7 +648,7 @@ def report_in_workers(pairs, args, workers: int, run=None) -> dict[int, tuple[di
     from mcmc_pairs.comparisons.execution import spawned_pool
 
     run = _report_pair if run is None else run
-    done: dict[int, tuple[dict, str]] = {}
+    done: dict[int, tuple[IndexEntry, str]] = {}
     todo, last = list(range(len(pairs))), len(pairs) - 1
     for attempt in (1, 2):
         lost: dict[int, BaseException] = {}
@@ -650,10 +673,10 @@ def report_in_workers(pairs, args, workers: int, run=None) -> dict[int, tuple[di
         if lost and attempt == 1:
             print(f"mcmc-pairs: a report worker died (killed, or out of memory?); "
                   f"running again: {names}", file=sys.stderr)  # fmt: skip
-        for i, exc in lost.items() if attempt == 2 else ():
+        for i, died in lost.items() if attempt == 2 else ():
             print(f"mcmc-pairs: error in pair {pairs[i].name}: its worker died twice",
                   file=sys.stderr)  # fmt: skip
-            done[i] = _error_entry(pairs[i], 0.0, exc), ""
+            done[i] = _error_entry(pairs[i], 0.0, died), ""
             print(done[i][1], end="", flush=True)
         todo = sorted(lost)
         if not todo:
@@ -669,7 +692,9 @@ def _worker() -> None:
     quiet_third_party()
 
 
-def _report_pair(pair, args, background: bool = False) -> tuple[dict, str]:
+def _report_pair(
+    pair: Pair, args: argparse.Namespace, background: bool = False
+) -> tuple[IndexEntry, str]:
     """Run one pair of ``report`` and write its pages: (its index entry, its printed summary).
 
     A failing pair becomes an entry with verdict ``"error"`` (one broken pair must
@@ -717,7 +742,7 @@ def _lower_priority() -> None:
         pass
 
 
-def _error_entry(pair, seconds: float, exc: BaseException) -> dict:
+def _error_entry(pair: Pair, seconds: float, exc: BaseException) -> IndexEntry:
     """Return the index entry of a pair whose run failed."""
     return {
         "name": pair.name,

@@ -22,11 +22,13 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
+    import pandas as pd
+    from arviz_plots import PlotCollection
     from matplotlib.figure import Figure
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "GREY",
     "PURPLE",
     "RED",
+    "Section",
     "escape",
     "figure",
     "figures_off",
@@ -146,7 +149,7 @@ def fixed_layout(
     )
 
 
-def img(fig: Any, alt: str = "figure") -> str:
+def img(fig: Figure | PlotCollection, alt: str = "figure") -> str:
     """Embed a matplotlib figure (or an arviz-plots PlotCollection) as a base64 PNG; close it."""
     from matplotlib.figure import Figure
 
@@ -159,7 +162,7 @@ def img(fig: Any, alt: str = "figure") -> str:
     return f'<img alt="{escape(alt)}" src="data:image/png;base64,{encoded}">'
 
 
-def figure(make: Callable[..., Any], *args: Any, alt: str) -> str:
+def figure(make: Callable[..., Figure | PlotCollection], *args: Any, alt: str) -> str:
     """Draw ``make(*args)`` and embed it (:func:`img`); a figure that fails becomes a note.
 
     A report must never lose its verdict to a plotting failure (odd draws,
@@ -177,7 +180,7 @@ def figure(make: Callable[..., Any], *args: Any, alt: str) -> str:
         return f"<p><em>The figure ({escape(alt)}) could not be drawn: {reason}.</em></p>"
 
 
-def table(frame: Any) -> str:
+def table(frame: pd.DataFrame) -> str:
     """Return a table of ``frame``'s rows (a pandas DataFrame), numbers to 4 digits.
 
     A cell of a column ``passed`` that is false gets the class ``fail``.
@@ -194,7 +197,31 @@ def table(frame: Any) -> str:
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
-def section(sec: Any) -> list[str]:
+class Section(Protocol):
+    """A report section given as data (:class:`mcmc_pairs.comparisons.pair.Section`)."""
+
+    @property
+    def heading(self) -> str:
+        """Its heading, plain text."""
+        ...
+
+    @property
+    def text(self) -> str:
+        """What it shows and how to read it, plain text."""
+        ...
+
+    @property
+    def table(self) -> pd.DataFrame | None:
+        """A table, with its index."""
+        ...
+
+    @property
+    def images(self) -> Mapping[str, np.ndarray] | None:
+        """Label to an array of grey images (n, height, width)."""
+        ...
+
+
+def section(sec: Section) -> list[str]:
     """Render a report section given as data: heading, text, images, table.
 
     Parameters

@@ -12,8 +12,19 @@ import json
 import math
 import re
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    overload,
+)
 
 import arviz_base as azb
 import numpy as np
@@ -42,10 +53,21 @@ from mcmc_pairs.comparisons.kinds import (
     Role,
     Statistic,
 )
+from mcmc_pairs.comparisons.pair import Pair
 from mcmc_pairs.comparisons.result import PairResult
 from mcmc_pairs.comparisons.run import HANDROLLED, PYMC, UNDER_TEST
+from mcmc_pairs.comparisons.sides import Side
+from mcmc_pairs.comparisons.stats.checks import FRAME_COLUMNS, Check
 
-VERDICT_COLOURS = {
+if TYPE_CHECKING:
+    import xarray as xr
+    from arviz_plots import PlotCollection
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+_T = TypeVar("_T")
+
+VERDICT_COLOURS: dict[str, str] = {
     AGREE: html.GREEN,
     DISAGREE: html.RED,
     NOT_CONVERGED: html.AMBER,
@@ -54,7 +76,13 @@ VERDICT_COLOURS = {
 }
 
 
-def to_json(result: PairResult) -> dict:
+def check_records(checks: pd.DataFrame) -> list[Check]:
+    """Return the rows of a checks table (:func:`~.stats.checks.checks_frame`) as records."""
+    table = checks[list(FRAME_COLUMNS)]
+    return [Check(*row) for row in table.itertuples(index=False, name=None)]
+
+
+def to_json(result: PairResult) -> dict[str, Any]:
     """Return the JSON document of one pair run (docs/schemas/compare.schema.json)."""
     checks = [
         {
@@ -75,9 +103,9 @@ def to_json(result: PairResult) -> dict:
             "level": finite_or_none(row.level),
             "note": row.note if isinstance(row.note, str) else "",
         }
-        for row in result.checks.itertuples()
+        for row in check_records(result.checks)
     ]
-    sides = {}
+    sides: dict[str, dict[str, Any]] = {}
     for label, side in result.sides.items():
         sides[label] = {
             "role": side.role,
@@ -128,8 +156,10 @@ def severity(checks: pd.DataFrame) -> pd.Series:
         ratio = value / threshold
         ratio = ratio.where(stat != Gate.R_HAT, (value - 1) / (threshold - 1))
         ratio = ratio.where(~stat.isin(list(ESS_GATES)), threshold / value)
-    ratio = ratio.where(checks["kind"] != CheckKind.SUPPORT, np.where(value > 0, np.inf, 0.0))
-    ratio = ratio.where(~ratio.isna(), np.where(checks["passed"], 0.0, np.inf))
+    outside = pd.Series(np.where(value > 0, np.inf, 0.0), index=checks.index)
+    ratio = ratio.where(checks["kind"] != CheckKind.SUPPORT, outside)
+    undefined = pd.Series(np.where(checks["passed"], 0.0, np.inf), index=checks.index)
+    ratio = ratio.where(~ratio.isna(), undefined)
     return ratio.where(checks["passed"] | (ratio > 1), np.inf)
 
 
@@ -139,11 +169,11 @@ def worst_checks(checks: pd.DataFrame, n: int = WORST) -> pd.DataFrame:
     return checks.loc[order[:n]]
 
 
-def describe_check(row) -> str:
+def describe_check(row: Check) -> str:
     """Return one check in words: what was tested, its numbers, and whether it passed."""
     outcome = "passed" if row.passed else "FAILED"
-    note = f"; {row.note}" if isinstance(getattr(row, "note", ""), str) and row.note else ""
-    p, level = getattr(row, "p", float("nan")), getattr(row, "level", float("nan"))
+    note = f"; {row.note}" if isinstance(row.note, str) and row.note else ""
+    p, level = row.p, row.level
     if row.kind in Z_KINDS:
         return (
             f"{outcome}: {row.comparison}, {row.statistic} of {row.quantity}: z = "
@@ -171,7 +201,7 @@ def describe_check(row) -> str:
     return f"{outcome}: {row.side}, {share} of the draws of {row.quantity} are not finite"
 
 
-def _describe_honesty(row, outcome: str) -> str:
+def _describe_honesty(row: Check, outcome: str) -> str:
     """Return an honesty check (:mod:`~.honesty`) in words, for :func:`describe_check`."""
     if row.kind == CheckKind.INDEPENDENCE:
         if pd.isna(row.value) or row.statistic == honesty.SHARED:
@@ -185,7 +215,7 @@ def _describe_honesty(row, outcome: str) -> str:
     return f"{outcome}: {row.side}, reproducibility: {row.note}"
 
 
-def _resolution_or_none(value) -> float | str | None:
+def _resolution_or_none(value: float | None) -> float | str | None:
     """Return a resolution for JSON: a number, ``"inf"`` (no finite bound) or None (no z-check)."""
     if value is None or pd.isna(value):
         return None
@@ -228,7 +258,7 @@ def _reached(result: PairResult) -> dict[str, float | str | None]:
     return {stat: _resolution_or_none(table[stat].max()) for stat in table.columns}
 
 
-def _origin(pair) -> str:
+def _origin(pair: Pair) -> str:
     """Where the pair comes from: its seed document, or the user's model."""
     if pair.seed:
         return f"Seed document <code>{html.escape(pair.seed)}</code>"
@@ -293,7 +323,7 @@ def honesty_sentence(result: PairResult) -> str:
             "called again with the same seed gave the same draws."
         )
     said = []
-    for row in failed.itertuples():
+    for row in check_records(failed):
         chains = re.match(r"chains (\d+ and \d+)", row.note or "")
         pair = chains.group(1) if chains else "of two"
         words = HONESTY_WORDS.get(row.statistic, HONESTY_WORDS[row.kind]).format(
@@ -374,14 +404,14 @@ def verdict_sentence(result: PairResult) -> str:
         return html.escape(reference_advice(result))
     if result.verdict == DISAGREE:
         bad = z[~z["passed"]]
-        worst = bad.loc[bad["value"].abs().idxmax()] if len(bad) else None
+        largest = check_records(bad.loc[[bad["value"].abs().idxmax()]])[0] if len(bad) else None
         energy = checks[(checks["kind"] == CheckKind.MULTIVARIATE) & ~checks["passed"]]
         detail = (
-            f" The largest gap: {html.escape(str(worst['statistic']))} of "
-            f"<code>{html.escape(str(worst['quantity']))}</code> in "
-            f"{html.escape(str(worst['comparison']))}, {abs(worst['value']):.1f} Monte Carlo "
+            f" The largest gap: {html.escape(str(largest.statistic))} of "
+            f"<code>{html.escape(str(largest.quantity))}</code> in "
+            f"{html.escape(str(largest.comparison))}, {abs(largest.value):.1f} Monte Carlo "
             "standard errors apart."
-            if worst is not None
+            if largest is not None
             else _energy_sentence(energy)
             if not energy.empty
             else " Some draws lie outside the support of the target."
@@ -438,7 +468,7 @@ def reference_advice(result: PairResult) -> str:
     checks = result.checks
     own = checks[(checks["side"] == PYMC) & ~checks["passed"]]
     worst = worst_checks(own, 1)
-    example = f" (worst: {describe_check(next(worst.itertuples()))})" if len(worst) else ""
+    example = f" (worst: {describe_check(check_records(worst)[0])})" if len(worst) else ""
     stored = getattr(result.sides.get(PYMC), "stored", False)
     whose = "The stored reference draws" if stored else "PyMC's own run"
     advice = STORED_ADVICE if stored else REFERENCE_ADVICE
@@ -491,8 +521,7 @@ def render_pair(result: PairResult) -> str:
         html.table(failed) if len(failed) else "<p>None.</p>",
         "<h2>Summaries</h2>",
         *(
-            f"<h3>{html.escape(label)}</h3>"
-            + _summary_head(summary, TABLE_ROWS).to_html(float_format="%.4g", border=0)
+            f"<h3>{html.escape(label)}</h3>" + _to_html(_summary_head(summary, TABLE_ROWS), "%.4g")
             for label, summary in result.summaries.items()
         ),
         _more(len(next(iter(result.summaries.values()))), TABLE_ROWS, "quantities"),
@@ -594,7 +623,23 @@ def _diagnostic_figures(result: PairResult) -> list[str]:
     ]
 
 
-def _figures_of(result: PairResult) -> Callable[..., str]:
+class _Drawn(Protocol):
+    """What :func:`_figures_of` returns: ``drawn(make, arg, alt=, sides=)``."""
+
+    def __call__(
+        self,
+        make: Callable[[_T], Figure | PlotCollection],
+        arg: _T,
+        /,
+        *,
+        alt: str,
+        sides: list[str] | None,
+    ) -> str:
+        """Return :func:`html.figure` of ``make(arg)``, kept when drawn from ``sides`` alone."""
+        ...
+
+
+def _figures_of(result: PairResult) -> _Drawn:
     """Return ``drawn(make, arg, alt=, sides=)``: :func:`html.figure` of ``make(arg)``.
 
     With a reference cache (``result.memo_directory``) a figure drawn from the
@@ -605,9 +650,11 @@ def _figures_of(result: PairResult) -> Callable[..., str]:
     memo = None
     if result.memo_directory is not None:
         memo = reuse.FigureMemo(result.memo_directory, __file__, html.__file__)
-    keys: dict[str, tuple] = {}
+    keys: dict[str, tuple[object, ...]] = {}
 
-    def drawn(make: Callable, arg, *, alt: str, sides: list[str] | None) -> str:
+    def drawn(
+        make: Callable[[_T], Figure | PlotCollection], arg: _T, *, alt: str, sides: list[str] | None
+    ) -> str:
         def draw() -> str:
             return html.figure(make, arg, alt=alt)
 
@@ -615,7 +662,7 @@ def _figures_of(result: PairResult) -> Callable[..., str]:
             return draw()
         for label in sides:
             if label not in keys:
-                keys[label] = reuse.array_key(result.sides[label].quantities)
+                keys[label] = reuse.array_key(_quantities(result.sides[label]))
         return memo.get(f"{make.__name__}: {alt}", [(lb, keys[lb]) for lb in sides], draw)
 
     return drawn
@@ -702,17 +749,23 @@ def _resolution_section(result: PairResult) -> str:
         f"every entry below its tolerance ({header}); the spread of a centred product is "
         f"tested for differences but not certified. Worst first.</p>"
         + _discrete_sentence(result)
-        + _head(table, TABLE_ROWS).to_html(float_format="%.3f", border=0, na_rep="")
+        + _to_html(_head(table, TABLE_ROWS), "%.3f", na_rep="")
         + _more(len(table), TABLE_ROWS, "quantities")
     )
 
 
-def _head(table, rows: int):
+def _to_html(frame: pd.DataFrame, float_format: str, na_rep: str = "NaN") -> str:
+    """Return ``frame`` as an HTML table, its numbers in the printf-style ``float_format``."""
+    # pandas takes a printf-style string, which its stubs leave out (a callable only)
+    return frame.to_html(float_format=float_format, border=0, na_rep=na_rep)  # type: ignore[call-overload]
+
+
+def _head(table: pd.DataFrame, rows: int) -> pd.DataFrame:
     """Return the first ``rows`` rows of a table."""
     return table.iloc[:rows]
 
 
-def _summary_head(summary, rows: int):
+def _summary_head(summary: pd.DataFrame, rows: int) -> pd.DataFrame:
     """Return the first ``rows`` quantities and every derived one (names without brackets)."""
     rest = summary.iloc[rows:]
     return pd.concat([summary.iloc[:rows], rest[~rest.index.str.contains("[", regex=False)]])
@@ -728,18 +781,27 @@ MAX_PLOTTED = 6
 """Quantities drawn per figure (LDA has hundreds; the first ones are shown)."""
 
 
+def _quantities(side: Side) -> xr.DataArray:
+    """Return a side's compared quantities, (chain, draw, quantity): attached by the run."""
+    if side.quantities is None:
+        raise ValueError(f"side {side.label} has no quantities attached")
+    return side.quantities
+
+
 def _plotted_names(result: PairResult) -> list[str]:
-    names = list(result.sides[PYMC].quantities["quantity"].values)
+    names = list(_quantities(result.sides[PYMC])["quantity"].values)
     return [str(n) for n in names[:MAX_PLOTTED]]
 
 
-def _side_tree(side, names: Sequence[str]):
+def _side_tree(side: Side, names: Sequence[str]) -> xr.DataTree:
     """Return the plotted quantities of one side as a DataTree, one variable each."""
-    q = side.quantities.sel(quantity=list(names))
+    q = _quantities(side).sel(quantity=list(names))
     return azb.from_dict({"posterior": {str(n): q.sel(quantity=n).values for n in names}})
 
 
-def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
+def _grid_figure(
+    result: PairResult, draw_cell: Callable[[Axes, np.ndarray, str], None], *, logx: bool = False
+) -> Figure:
     """One row per plotted quantity, one column per side; ``draw_cell(ax, values, name)``.
 
     ``values`` is the quantity's draws, shape (chain, draw).
@@ -756,7 +818,7 @@ def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
         sharey="row",
     )
     for j, label in enumerate(labels):
-        q = result.sides[label].quantities
+        q = _quantities(result.sides[label])
         for i, name in enumerate(names):
             ax = axes[i, j]
             draw_cell(ax, q.sel(quantity=name).values, name)
@@ -772,20 +834,20 @@ def _grid_figure(result: PairResult, draw_cell, *, logx: bool = False):
     return fig
 
 
-def trace_figure(result: PairResult):
+def trace_figure(result: PairResult) -> Figure:
     """Trace plots: one row per quantity, one column per side, a line per chain."""
 
-    def draw(ax, values, name):
+    def draw(ax: Axes, values: np.ndarray, name: str) -> None:
         for chain in values:
             ax.plot(chain, lw=0.4, alpha=0.7)
 
     return _grid_figure(result, draw)
 
 
-def running_mean_figure(result: PairResult):
+def running_mean_figure(result: PairResult) -> Figure:
     """Plot the running (ergodic) mean of every chain, per quantity and side."""
 
-    def draw(ax, values, name):
+    def draw(ax: Axes, values: np.ndarray, name: str) -> None:
         running = np.cumsum(values, axis=1) / np.arange(1, values.shape[1] + 1)
         for chain in running:
             ax.plot(chain, lw=0.8)
@@ -796,7 +858,7 @@ def running_mean_figure(result: PairResult):
     return _grid_figure(result, draw, logx=True)
 
 
-def density_figure(result: PairResult):
+def density_figure(result: PairResult) -> Figure:
     """Histograms of every side per quantity, with the exact density where known."""
     names = _plotted_names(result)
     cols = min(3, len(names))
@@ -804,7 +866,7 @@ def density_figure(result: PairResult):
     fig, axes = html.pyplot().subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
     for ax, name in zip(axes.flat, names, strict=False):
         for label, side in result.sides.items():
-            values = side.quantities.sel(quantity=name).values.ravel()
+            values = _quantities(side).sel(quantity=name).values.ravel()
             values = values[np.isfinite(values)]
             ax.hist(values, bins=60, density=True, histtype="step", label=label)
         exact = result.reference.get(name)
@@ -828,7 +890,7 @@ side at 1,000, 0.3 s at 500, 12 s for 4 x 10,000); 500 ranks a chain still show
 a drift or a stuck stretch."""
 
 
-def _arviz_plots():
+def _arviz_plots() -> ModuleType:
     """Return :mod:`arviz_plots`, pyplot on the Agg backend first (:func:`html.pyplot`)."""
     html.pyplot()
     import arviz_plots
@@ -836,13 +898,13 @@ def _arviz_plots():
     return arviz_plots
 
 
-def rank_figure(side):
+def rank_figure(side: Side) -> PlotCollection:
     """Rank plot of one side's plotted quantities, by ``arviz_plots.plot_rank``.
 
     The band and p-value of ``plot_rank`` hold for independent, untied draws:
     the side's draws go through :func:`near_independent` first.
     """
-    names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
+    names = [str(n) for n in _quantities(side)["quantity"].values[:MAX_PLOTTED]]
     tree, step = near_independent(_side_tree(side, names), with_step=True)
     plot = _arviz_plots().plot_rank(tree, backend="matplotlib")
     kept = tree["posterior"].sizes["draw"]
@@ -856,7 +918,17 @@ TIE_SEED = 20261128
 """Seed of the uniform jitter that breaks a discrete quantity's ties (:func:`near_independent`)."""
 
 
-def near_independent(tree, *, with_step: bool = False):
+@overload
+def near_independent(
+    tree: xr.DataTree | xr.Dataset, *, with_step: Literal[False] = False
+) -> xr.DataTree: ...
+@overload
+def near_independent(
+    tree: xr.DataTree | xr.Dataset, *, with_step: Literal[True]
+) -> tuple[xr.DataTree, int]: ...
+def near_independent(
+    tree: xr.DataTree | xr.Dataset, *, with_step: bool = False
+) -> xr.DataTree | tuple[xr.DataTree, int]:
     """Return ``tree``'s posterior as a rank plot's test needs it: near-independent, untied.
 
     arviz-stats' multi-chain uniformity test (the p-value and dots of
@@ -909,7 +981,7 @@ def near_independent(tree, *, with_step: bool = False):
     return (out, step) if with_step else out
 
 
-def rank_step(quantities) -> int:
+def rank_step(quantities: xr.DataArray) -> int:
     """Return the thinning that leaves a chain's ranks near-independent: one per 2 ESS.
 
     ``quantities`` is (chain, draw, quantity). The step is :data:`~.energy.THIN_FACTOR`
@@ -935,13 +1007,13 @@ def rank_step(quantities) -> int:
     return energy.thin_step(chains * draws, smallest, chains * RANK_MAX_DRAWS)
 
 
-def autocorr_figure(side):
+def autocorr_figure(side: Side) -> PlotCollection:
     """Autocorrelation of one side's plotted quantities, by ``arviz_plots.plot_autocorr``."""
-    names = [str(n) for n in side.quantities["quantity"].values[:MAX_PLOTTED]]
+    names = [str(n) for n in _quantities(side)["quantity"].values[:MAX_PLOTTED]]
     return _arviz_plots().plot_autocorr(_side_tree(side, names), backend="matplotlib")
 
 
-def speed_figure(result: PairResult):
+def speed_figure(result: PairResult) -> Figure:
     """Bar chart: minimum bulk ESS per second of sampling, per side (log scale)."""
     labels = list(result.sides)
     values = [result.ess_per_second(label) for label in labels]
@@ -957,7 +1029,7 @@ def speed_figure(result: PairResult):
     return fig
 
 
-def acceptance_figure(result: PairResult):
+def acceptance_figure(result: PairResult) -> Figure:
     """Mean acceptance rate per Metropolis-type side, against the seeds' 0.15 to 0.5 advice."""
     pairs = [(lb, s.acceptance_rate) for lb, s in result.sides.items() if s.acceptance_rate]
     fig, ax = html.pyplot().subplots(figsize=(6, 0.5 + 0.45 * len(pairs)))
@@ -971,7 +1043,29 @@ def acceptance_figure(result: PairResult):
     return fig
 
 
-def index_entry(result: PairResult, seconds: float) -> dict:
+class SideEntry(TypedDict):
+    """One side of an :class:`IndexEntry`: its minimum bulk ESS per second of sampling."""
+
+    variant: str
+    role: Role
+    ess_per_second: float
+
+
+class IndexEntry(TypedDict):
+    """The suite page's row of one pair run (:func:`index_entry`, :func:`write_index`).
+
+    A run that failed has ``verdict`` ``"error"`` and an ``error`` message instead of ``sides``.
+    """
+
+    name: str
+    title: str
+    verdict: str
+    seconds: float
+    sides: NotRequired[list[SideEntry]]
+    error: NotRequired[str]
+
+
+def index_entry(result: PairResult, seconds: float) -> IndexEntry:
     """Return the suite page's row for one pair run (see :func:`write_index`)."""
     return {
         "name": result.pair.name,
@@ -1001,12 +1095,12 @@ def _rate(value: float) -> str:
     return f"{value:.3g}"
 
 
-def write_index(entries: Sequence[Mapping], out: Path) -> Path:
+def write_index(entries: Sequence[IndexEntry], out: Path) -> Path:
     """Write ``out/index.html`` listing every pair with its verdict, wall time and speeds.
 
     Parameters
     ----------
-    entries : sequence of mapping
+    entries : sequence of IndexEntry
         Per pair, from :func:`index_entry`: ``name``, ``title``, ``verdict``,
         ``seconds`` (wall time) and ``sides`` (per side its ``variant``,
         ``role`` and ``ess_per_second``, the minimum bulk ESS per second); a

@@ -70,7 +70,7 @@ import time
 import warnings
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import arviz_stats as azs
 import numpy as np
@@ -135,6 +135,9 @@ REFUSED_FRACTION = "refused fraction"
 """The statistic of the check that fails when too many replications are refused."""
 ECDF_BAND = "ecdf band"
 """The statistic of the verdict's checks: smallest pointwise binomial tail probability."""
+QuantityFn = Callable[[Mapping[str, np.ndarray], Mapping[str, Any]], Mapping[str, np.ndarray]]
+"""``quantity_fn(params, data) -> {name: ndarray (chain, draw)}`` of :func:`rerank`: ``params``
+maps each variable to its draws (chain, draw, *shape)."""
 
 
 # ------------------------------------------------------------- one replication
@@ -145,7 +148,7 @@ def sbc_replication(
     sampler: str | Callable,
     settings: SbcSettings,
     seed: np.random.SeedSequence,
-) -> dict:
+) -> dict[str, Any]:
     """Run one SBC replication: prior draw, simulated data, sampler, ranks.
 
     Parameters
@@ -219,12 +222,12 @@ def _checked_budget(settings: SbcSettings) -> int:
 def _run_until_effective(
     sim: Simulator,
     named_sampler: tuple[str, Callable],
-    theta: Mapping,
-    y: Mapping,
+    theta: Mapping[str, Any],
+    y: Mapping[str, Any],
     settings: SbcSettings,
     max_draws: int,
     sampler_seed: int,
-) -> tuple[dict, np.ndarray, list, float, int, int]:
+) -> tuple[dict[str, np.ndarray], np.ndarray, list[str], float, int, int]:
     """Run the sampler on ``y``, doubling its draws per chain until ``L`` effective draws.
 
     Every run has the same data and sampler seed, so nothing depends on the
@@ -276,12 +279,12 @@ def _ranked_fields(
     sim: Simulator,
     post: Mapping[str, np.ndarray],
     q_post: np.ndarray,
-    names: list,
-    theta: Mapping,
-    y: Mapping,
+    names: list[str],
+    theta: Mapping[str, Any],
+    y: Mapping[str, Any],
     seed: np.random.SeedSequence,
     total: int,
-) -> dict:
+) -> dict[str, Any]:
     """Keep ``L`` draws evenly spaced over the run and rank the truth among them.
 
     ``post`` holds ``total`` draws in all (each (chains, draws, *shape)), ``q_post``
@@ -303,7 +306,9 @@ def _ranked_fields(
     }
 
 
-def simulated(sim: Simulator, seed: np.random.SeedSequence) -> tuple[dict, dict, Any]:
+def simulated(
+    sim: Simulator, seed: np.random.SeedSequence
+) -> tuple[dict[str, Any], dict[str, Any], np.random.Generator]:
     """Return the replication's prior draw, simulated data and the generator that drew them.
 
     The same ``seed`` gives the same ``(theta, y)`` bit for bit, which :func:`rerank` uses.
@@ -314,18 +319,20 @@ def simulated(sim: Simulator, seed: np.random.SeedSequence) -> tuple[dict, dict,
     return theta, y, rng
 
 
-def sbc_quantities(sim: Simulator, params: Mapping, data: Mapping) -> tuple[np.ndarray, list]:
+def sbc_quantities(
+    sim: Simulator, params: Mapping[str, Any], data: Mapping[str, Any]
+) -> tuple[np.ndarray, list[str]]:
     """SBC's test quantities of ``params`` (each (chain, draw, *shape)): (chain, draw, Q), names."""
     return test_quantities(sim, params, data, squares=False, sums=True, log_likelihood=True)
 
 
 def rank_truth(
-    sim: Simulator | None,
+    sim: Simulator,
     kept: Mapping[str, np.ndarray],
-    theta: Mapping,
-    y: Mapping,
+    theta: Mapping[str, Any],
+    y: Mapping[str, Any],
     seed: np.random.SeedSequence,
-    quantity_fn: Callable | None,
+    quantity_fn: QuantityFn | None,
 ) -> dict[str, int]:
     """Rank ``theta``'s test quantities among those of the kept draws ``kept`` ((L, *shape)).
 
@@ -358,9 +365,28 @@ def rank_truth(
     return ranks
 
 
+class SbcRun(Protocol):
+    """What :func:`rerank` reads of an SBC result (a :class:`~.validation.ValidationResult`)."""
+
+    @property
+    def pair(self) -> str:
+        """The pair's name."""
+        ...
+
+    @property
+    def method(self) -> str:
+        """``"sbc"`` for an SBC run."""
+        ...
+
+    @property
+    def replications(self) -> list[dict[str, Any]]:
+        """Per finished replication, JSON-ready: its ``seed``, kept ``draws`` and ``ranks``."""
+        ...
+
+
 def rerank(
-    result: Any,
-    quantity_fn: Callable[[Mapping, Mapping], Mapping[str, np.ndarray]],
+    result: SbcRun | Mapping[str, Any],
+    quantity_fn: QuantityFn,
     *,
     sim: Simulator | None = None,
 ) -> dict[str, np.ndarray]:
@@ -404,6 +430,8 @@ def rerank(
         from mcmc_pairs.comparisons.registry import get_pair
         from mcmc_pairs.comparisons.simulation import simulator_for
 
+        if pair_name is None:
+            raise ValueError("result names no pair: pass its simulator (sim=)")
         sim = simulator_for(get_pair(pair_name))
     out: dict[str, list[int]] = {}
     for rep in reps:
@@ -423,7 +451,9 @@ def rerank(
     return {name: np.asarray(r, dtype=int) for name, r in out.items()}
 
 
-def _fields(result: Any) -> tuple[list, str, str]:
+def _fields(
+    result: SbcRun | Mapping[str, Any],
+) -> tuple[list[dict[str, Any]], str | None, str | None]:
     if isinstance(result, Mapping):
         if "replications" not in result:
             raise ValueError("result must be an SBC result or its JSON document")
@@ -558,7 +588,7 @@ def chi2_p_value(ranks: np.ndarray, bins: int, L: int = SBC_RANK_DRAWS) -> np.nd
     flat = ranks.reshape(-1, ranks.shape[-1]) // width
     counts = np.zeros((len(flat), bins))
     np.add.at(counts, (np.arange(len(flat))[:, None], flat), 1)
-    return stats.chisquare(counts, axis=1).pvalue.reshape(ranks.shape[:-1])
+    return np.asarray(stats.chisquare(counts, axis=1).pvalue).reshape(ranks.shape[:-1])
 
 
 def default_bins(n: int, L: int = SBC_RANK_DRAWS) -> int:
@@ -571,11 +601,11 @@ def default_bins(n: int, L: int = SBC_RANK_DRAWS) -> int:
 
 
 def sbc_checks(
-    replications: Sequence[Mapping],
+    replications: Sequence[Mapping[str, Any]],
     alpha: float = agreement.ALPHA,
     bins: int | None = None,
-    statement: dict | None = None,
-) -> tuple:
+    statement: dict[str, Any] | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Judge SBC ranks: one ECDF band test per quantity, Holm-corrected; refusals counted.
 
     Parameters
@@ -634,7 +664,9 @@ def sbc_checks(
     return _count_refusals(checks, details, replications, refused, len(ranked))
 
 
-def _check_sbc_arguments(replications: Sequence[Mapping], alpha: float, bins: int | None) -> None:
+def _check_sbc_arguments(
+    replications: Sequence[Mapping[str, Any]], alpha: float, bins: int | None
+) -> None:
     """Raise ValueError on ``alpha`` outside (0, 1), no replications, or bad ``bins``.
 
     ``bins`` (when given) must be at least 2 and divide ``L + 1``.
@@ -649,10 +681,10 @@ def _check_sbc_arguments(replications: Sequence[Mapping], alpha: float, bins: in
 
 
 def _bookkeeping(
-    replications: Sequence[Mapping],
-    ranked: list[Mapping],
-    refused: list[Mapping],
-    names: list,
+    replications: Sequence[Mapping[str, Any]],
+    ranked: list[Mapping[str, Any]],
+    refused: list[Mapping[str, Any]],
+    names: list[str],
     ranks: np.ndarray,
 ) -> dict[str, Any]:
     """Return :func:`sbc_checks`'s details before any test: ranks, refusals, reruns, draws used.
@@ -680,7 +712,7 @@ def _bookkeeping(
     }
 
 
-def _band_rows(ranks: np.ndarray, names: list) -> list[dict]:
+def _band_rows(ranks: np.ndarray, names: list[str]) -> list[dict[str, Any]]:
     """One ECDF band test per quantity of ``ranks`` (R, Q): rows of a check, before Holm's levels.
 
     Each row has ``quantity``, ``statistic`` (:data:`ECDF_BAND`), ``value`` (the
@@ -694,7 +726,7 @@ def _band_rows(ranks: np.ndarray, names: list) -> list[dict]:
     ]
 
 
-def _chi2_rows(ranks: np.ndarray, names: list, bins: int) -> list[dict]:
+def _chi2_rows(ranks: np.ndarray, names: list[str], bins: int) -> list[dict[str, Any]]:
     """Chi-square of ``bins`` equal bins of each quantity's ranks (R, Q), shown beside the verdict.
 
     One ``{"quantity", "value", "p"}`` per quantity.
@@ -716,8 +748,8 @@ def _chi2_rows(ranks: np.ndarray, names: list, bins: int) -> list[dict]:
 def _count_refusals(
     checks: pd.DataFrame,
     details: dict[str, Any],
-    replications: Sequence[Mapping],
-    refused: list[Mapping],
+    replications: Sequence[Mapping[str, Any]],
+    refused: list[Mapping[str, Any]],
     n_ranked: int,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Advise on refused replications; too many (or fewer than two ranked) is not converged.
@@ -775,12 +807,12 @@ def _holm_band(checks: pd.DataFrame, alpha: float, n: int) -> pd.DataFrame:
 
 
 def sensitivity(
-    replications: Sequence[Mapping],
+    replications: Sequence[Mapping[str, Any]],
     alpha: float = agreement.ALPHA,
     *,
     resamples: int = SENSITIVITY_RESAMPLES,
     power: float = SENSITIVITY_POWER,
-) -> dict | None:
+) -> dict[str, Any] | None:
     r"""Return the smallest miscalibration the run detects with ``power``: shift and sd ratio.
 
     Distortions of one test quantity at a time (its posterior mean shifted, its
@@ -894,7 +926,7 @@ def _standardised(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _quantity_thresholds(
     name: str, planted: _Planted, varies: np.ndarray, power: float
-) -> tuple[dict, dict]:
+) -> tuple[dict[str, Any], dict[str, Any]]:
     r"""Return one quantity's smallest distortions detected with ``power``, and its power curves.
 
     Design. A miscalibrated sampler is modelled by planting a distortion into
@@ -966,7 +998,7 @@ def _quantity_thresholds(
     return row, {key: c.evaluated() for key, c in curve.items()}
 
 
-def _run_statement(per_quantity: list[dict]) -> dict:
+def _run_statement(per_quantity: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the run's ``shift``, ``sd_ratio`` and ``sd_ratio_measured``: its worst quantity's.
 
     The run's statement is the worst over its quantities (constant quantities
@@ -986,7 +1018,9 @@ def _run_statement(per_quantity: list[dict]) -> dict:
     }
 
 
-def _worst(key: str, among: list[dict], pick_worst: Callable) -> float | None:
+def _worst(
+    key: str, among: list[dict[str, Any]], pick_worst: Callable[[list[float]], float]
+) -> float | None:
     """``pick_worst`` of the quantities' ``key``; ``None`` if there are none or one is ``None``."""
     found = [q[key] for q in among]
     return None if not found or None in found else pick_worst(found)
@@ -1002,7 +1036,7 @@ def _tilt(z: np.ndarray, target: float) -> np.ndarray:
     """
     lo, hi = np.full(len(z), -50.0), np.full(len(z), 50.0)
 
-    def weights(a):
+    def weights(a: np.ndarray) -> np.ndarray:
         e = a[:, None] * z
         w = np.exp(e - e.max(axis=1, keepdims=True))
         return w / w.sum(axis=1, keepdims=True)
@@ -1031,7 +1065,15 @@ class _Planted:
         Seed of the binomial rank draws (with a stream number per distortion).
     """
 
-    def __init__(self, z, varies, pick, jitter, gamma, key):
+    def __init__(
+        self,
+        z: np.ndarray,
+        varies: np.ndarray,
+        pick: np.ndarray,
+        jitter: np.ndarray,
+        gamma: float,
+        key: list[int],
+    ) -> None:
         self.z, self.pick, self.jitter, self.gamma, self.key = z, pick, jitter, gamma, key
         self.n, self.L = z.shape
         self.moves = np.asarray(varies, dtype=float)[:, None]
@@ -1082,7 +1124,8 @@ class _Curve:
     """
 
     def __init__(self, grid: Sequence[float], power_at: Callable[[float, int], float]):
-        self.grid, self.power_at, self.known = grid, power_at, {}
+        self.grid, self.power_at = grid, power_at
+        self.known: dict[int, float] = {}
 
     def power(self, g: int) -> float:
         """Power at grid index ``g`` (computed once)."""

@@ -185,7 +185,7 @@ def failure_message(result: PairResult, limit: int = 20) -> str:
     the convergence gates, then the checks whose resolution is not within its
     tolerance (what leaves a run ``inconclusive``).
     """
-    from mcmc_pairs.comparisons.report import describe_check
+    from mcmc_pairs.comparisons.report import check_records, describe_check
 
     checks = result.checks
     failed = checks[~checks["passed"].astype(bool)]
@@ -197,7 +197,7 @@ def failure_message(result: PairResult, limit: int = 20) -> str:
     rank = failed["kind"].map(order).fillna(3)
     size = -failed["value"].abs().fillna(float("inf"))  # the largest |z| first within a kind
     failed = failed.assign(_rank=rank, _size=size).sort_values(["_rank", "_size"])
-    for row in failed.head(limit).itertuples():
+    for row in check_records(failed.head(limit)):
         lines.append(f"  {describe_check(row)}")
     if len(failed) > limit:
         lines.append(f"  ... and {len(failed) - limit} more")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -19,8 +20,11 @@ from mcmc_pairs.comparisons.sbc import (
 )
 from mcmc_pairs.comparisons.validation import ERROR, FAIL, PASS, ValidationResult
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def to_json(result: ValidationResult) -> dict:
+
+def to_json(result: ValidationResult) -> dict[str, Any]:
     """Return the JSON document of a validation run (docs/schemas/validate.schema.json)."""
     checks = [
         {
@@ -33,7 +37,7 @@ def to_json(result: ValidationResult) -> dict:
         }
         for row in result.checks.itertuples()
     ]
-    doc = {
+    doc: dict[str, Any] = {
         "pair": result.pair,
         "method": result.method,
         "sampler": result.sampler,
@@ -143,7 +147,7 @@ def render_validation(result: ValidationResult) -> str:
     return html.page(f"{result.pair} {result.method}: {result.verdict}", body)
 
 
-def geweke_figure(result: ValidationResult):
+def geweke_figure(result: ValidationResult) -> Figure:
     """z-score of every test function against its Holm threshold."""
     checks = result.checks
     fig, ax = html.pyplot().subplots(figsize=(7, 0.3 * len(checks) + 1.2))
@@ -158,7 +162,7 @@ def geweke_figure(result: ValidationResult):
     return fig
 
 
-def sbc_figure(result: ValidationResult):
+def sbc_figure(result: ValidationResult) -> Figure:
     """Rank histograms per quantity, with the 99 % band of a uniform bin count."""
     ranks = np.asarray(result.details["ranks"])
     names = result.details["quantities"]
@@ -168,7 +172,7 @@ def sbc_figure(result: ValidationResult):
     rows = math.ceil(len(names) / cols)
     fig, axes = html.pyplot().subplots(rows, cols, figsize=(3.2 * cols, 2.3 * rows), squeeze=False)
     n = len(ranks)
-    lo, hi = stats.binom.ppf([0.005, 0.995], n, 1 / bins)
+    lo, hi = np.asarray(stats.binom.ppf([0.005, 0.995], n, 1 / bins))
     for ax, k in zip(axes.flat, range(len(names)), strict=False):
         counts = np.bincount(ranks[:, k] // width, minlength=bins)
         ax.axhspan(lo, hi, color="0.85")
@@ -193,7 +197,7 @@ def _number(value: float | None) -> str:
     return "not reached on the grid" if value is None else f"{value:g}"
 
 
-def certificate(sens: dict | None) -> str:
+def certificate(sens: dict[str, Any] | None) -> str:
     """Say what an SBC run rules out (:func:`~.sbc.sensitivity`), per quantity and overall.
 
     "this run rules out, with 80% power at its 200 ranked replications, a shift
@@ -250,7 +254,7 @@ NAMED = 4
 """Quantities :func:`certificate` names per threshold before it counts the rest."""
 
 
-def _shift_groups(quantities: list[dict]) -> str:
+def _shift_groups(quantities: list[dict[str, Any]]) -> str:
     """``>= 0.3 in beta0, beta1; >= 0.5 in sigma2``: the quantities grouped by their shift."""
     by_shift: dict[float, list[str]] = {}
     for q in sorted(quantities, key=lambda q: q["shift"]):
@@ -264,7 +268,7 @@ def _names(names: list[str]) -> str:
     return shown if len(names) <= NAMED else f"{shown} and {len(names) - NAMED} more"
 
 
-def _draws_paragraph(d: dict, settings: dict) -> str:
+def _draws_paragraph(d: dict[str, Any], settings: dict[str, Any]) -> str:
     """Say how many replications were rerun with more draws, and the draws each used."""
     used = ", ".join(
         f"{n} at {int(k):,}" for k, n in sorted(d["draws_used"].items(), key=lambda kv: int(kv[0]))
@@ -284,7 +288,7 @@ def _draws_paragraph(d: dict, settings: dict) -> str:
     )
 
 
-def _auto_paragraph(auto: dict) -> str:
+def _auto_paragraph(auto: dict[str, Any]) -> str:
     """Say how ``--replications auto`` chose the run's size: its stages and why it stopped."""
     stages = "; ".join(
         f"{st['replications']} replications: "
@@ -350,7 +354,7 @@ def _sbc_sections(result: ValidationResult) -> list[str]:
     return parts
 
 
-def _sensitivity_section(d: dict) -> list[str]:
+def _sensitivity_section(d: dict[str, Any]) -> list[str]:
     """Return the section on what the run rules out with its stated power, per quantity."""
     sens = d.get("sensitivity")
     if not sens:
@@ -398,7 +402,7 @@ def _sensitivity_section(d: dict) -> list[str]:
     ]
 
 
-def sbc_ecdf_figure(result: ValidationResult):
+def sbc_ecdf_figure(result: ValidationResult) -> Figure:
     """ECDF(rank / (L + 1)) - uniform CDF per quantity, with 1 - alpha and Bonferroni bands."""
     ranks = np.asarray(result.details["ranks"])
     names = result.details["quantities"]

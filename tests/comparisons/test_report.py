@@ -217,15 +217,15 @@ def test_pairs_on_worker_processes_give_the_sequential_reports(tmp_path, monkeyp
 
 def test_one_draw_in_thousands_outside_the_support_is_not_said_as_zero_percent():
     """Issue 39: 1 non-finite draw in 4,000 was printed as "0.0 % of the draws"."""
-    from types import SimpleNamespace
+    from dataclasses import replace
 
-    from mcmc_pairs.comparisons.kinds import CheckKind
+    from mcmc_pairs.comparisons.kinds import CheckKind, Measure
     from mcmc_pairs.comparisons.report import describe_check
+    from mcmc_pairs.comparisons.stats.checks import Check
 
-    row = SimpleNamespace(kind=CheckKind.SUPPORT, passed=False, side="user", quantity="x",
-                          value=1 / 4000, note="")  # fmt: skip
+    row = Check("user", "user", CheckKind.SUPPORT, "x", Measure.NON_FINITE, 1 / 4000, 0.0, False)
     assert "0.025% of the draws of x are not finite" in describe_check(row)
-    assert "50.0% of the draws" in describe_check(SimpleNamespace(**{**vars(row), "value": 0.5}))
+    assert "50.0% of the draws" in describe_check(replace(row, value=0.5))
 
 
 def _ar1(rho, chains=4, draws=4000, seed=0):
@@ -332,3 +332,18 @@ def test_the_index_links_the_catalogue_page_only_when_the_directory_has_it(tmp_p
         f'<a href="{SHIPPED_PAGE}">Bugs that shipped</a>'
         in write_index([entry], tmp_path).read_text()
     )
+
+
+def test_check_records_read_back_the_records_a_checks_table_was_made_from():
+    """The page and the terminal describe checks as records read from the table."""
+    from mcmc_pairs.comparisons.kinds import CheckKind, Gate
+    from mcmc_pairs.comparisons.report import check_records
+    from mcmc_pairs.comparisons.stats.checks import Check, checks_frame
+
+    z = Check("a vs b", "a", CheckKind.AGREEMENT, "x", "z(mean)", 1.5, 3.0, True, False,
+              0.1, 0.2, 0.5, True, 0.13, 0.01, "a note")  # fmt: skip
+    gate = Check("a", "a", CheckKind.DIAGNOSTIC, "x", Gate.R_HAT, 1.001, 1.01, False,
+                 difference=0.0, resolution=0.0, tolerance=0.0, p=0.0, level=0.0)  # fmt: skip
+    table = checks_frame([z, gate]).assign(_rank=[1, 0])  # a caller's own columns are left out
+    assert check_records(table) == [z, gate]
+    assert check_records(table.iloc[::-1]) == [gate, z]

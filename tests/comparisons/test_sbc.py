@@ -288,6 +288,11 @@ def test_rerank_reproduces_the_stored_ranks_exactly():
     assert 0 <= ranks["beta1-beta0"].min() and ranks["beta1-beta0"].max() <= sbc.SBC_RANK_DRAWS
 
 
+def test_rerank_of_a_document_that_names_no_pair_asks_for_its_simulator():
+    with pytest.raises(ValueError, match=r"names no pair: pass its simulator \(sim=\)"):
+        sbc.rerank({"method": "sbc", "replications": []}, lambda params, data: {})
+
+
 def test_rerank_breaks_ties_of_discrete_quantities_the_same_way():
     result = _run("bayes_net", "mcmc_pairs.handrolled.bayes_net:sample", replications=10, seed=4)
     stored = np.asarray(result.details["ranks"])
