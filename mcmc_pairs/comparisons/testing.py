@@ -207,9 +207,9 @@ def failure_message(result: PairResult, limit: int = 20) -> str:
         open_ = open_.sort_values("_excess", ascending=False)
         if len(open_):
             lines.append(f"  {len(open_)} checks have not reached their tolerance:")
-        for row in open_.head(limit).itertuples():
+        for check in check_records(open_.head(limit)):
             lines.append(
-                f"  {row.comparison} {row.quantity} {row.statistic}: resolution "
-                f"{row.resolution:.3g} sd (tolerance {row.tolerance:.3g})"
+                f"  {check.comparison} {check.quantity} {check.statistic}: resolution "
+                f"{check.resolution:.3g} sd (tolerance {check.tolerance:.3g})"
             )
     return "\n".join(lines)
