@@ -576,7 +576,10 @@ def _print_validation(result: ValidationResult, name: str, method: str) -> None:
     failed = result.checks[~result.checks["passed"]]
     print(f"{name} {method}: {len(result.checks)} tests, {len(failed)} failed")
     if len(failed):
-        print(failed.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        from mcmc_pairs.comparisons.validation_report import SHOWN_COLUMNS
+
+        shown = failed.rename(columns=SHOWN_COLUMNS[method])
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     message = result.details.get("message")
     if message:
         print(message)

@@ -135,7 +135,7 @@ def render_validation(result: ValidationResult) -> str:
         body.append("<h2>Tests</h2>")
         if result.method == "sbc":
             body.append(SBC_COLUMNS)
-        body.append(html.table(result.checks))
+        body.append(html.table(result.checks.rename(columns=SHOWN_COLUMNS[result.method])))
         if result.method == "geweke":
             body += [
                 "<h2>Figure</h2>",
@@ -310,16 +310,29 @@ def _auto_paragraph(auto: dict[str, Any]) -> str:
     )
 
 
+SHOWN_COLUMNS: dict[str, dict[str, str]] = {
+    "sbc": {
+        "value": "smallest tail probability",
+        "threshold": "pointwise level",
+        "p": "band p-value",
+    },
+    "geweke": {"value": "z", "threshold": "|z| limit", "p": "p-value"},
+}
+"""The tests table's columns as the page and the terminal name them, per method: the JSON keeps
+``value``, ``threshold`` and ``p``, which in SBC's table are three different probabilities."""
+
 SBC_COLUMNS = (
     "<p><em>The table's columns:</em> <code>quantity</code>, the test quantity; "
     "<code>statistic</code>, the ECDF band test (or the fraction of refused "
-    "replications); <code>value</code>, the smallest two-sided binomial tail probability "
-    "of the ECDF of rank / (L + 1) over its L points (small: the ranks are far from "
-    "uniform somewhere; for the refused row, the fraction refused); <code>threshold</code>, "
-    "the band's pointwise level at the quantity's Holm level (the test fails when "
-    "<code>value</code> is below it; for the refused row, the largest fraction allowed); "
-    "<code>p</code>, the band test's p-value (from simulated uniform ranks); "
-    "<code>passed</code>, after Holm's correction over the quantities.</p>"
+    "replications); <code>smallest tail probability</code>, the smallest two-sided "
+    "binomial tail probability of the ECDF of rank / (L + 1) over its L points (small: the "
+    "ranks are far from uniform somewhere; for the refused row, the fraction refused); "
+    "<code>pointwise level</code>, the band's pointwise level at the quantity's Holm level "
+    "(the test fails when the smallest tail probability is below it; for the refused row, the "
+    "largest fraction allowed); <code>band p-value</code>, the band test's p-value (from "
+    "simulated uniform ranks); <code>passed</code>, after Holm's correction over the "
+    "quantities. The JSON names the three numbers <code>value</code>, <code>threshold</code> "
+    "and <code>p</code>.</p>"
 )
 """The SBC page's explanation of the columns of its tests table."""
 

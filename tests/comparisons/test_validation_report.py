@@ -64,6 +64,7 @@ def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
         "; not shifts below; sd ratios are not measured (every quantity is discrete)"
     )
     assert {"quantity", "statistic", "value", "threshold", "passed"} <= set(doc["checks"][0])
+    capsys.readouterr()
     bad = cli.main(
         ["validate", "regression", "--method", "geweke", "--scheduler", SYNCHRONOUS,
          "--sampler", "mcmc_pairs.handrolled.wrong_samplers:regression_blocked_rate_as_scale",
@@ -73,7 +74,10 @@ def test_cli_validate_writes_reports_and_exit_codes(tmp_path, capsys):
     page = (tmp_path / "regression_geweke.html").read_text()
     assert verdict_text(page).startswith("Verdict: fail. Fails:")
     assert json.loads((tmp_path / "regression_geweke.json").read_text())["verdict"] == "fail"
-    capsys.readouterr()
+    out = capsys.readouterr().out.splitlines()
+    header = next(line for line in out if "statistic" in line).split()  # failed tests' table
+    assert header[header.index("statistic") + 1 :][:2] == ["z", "p-value"]
+    assert "<th>z</th>" in page and "<th>value</th>" not in page
 
 
 def test_a_stopped_run_is_reported_without_tests(tmp_path):
@@ -99,6 +103,8 @@ def test_refused_replications_are_counted_and_named(tmp_path, capsys):
     assert code == cli.EXIT_NOT_CONVERGED == 3
     out = capsys.readouterr().out
     assert "refused fraction" in out and "verdict: not converged" in out
+    # issue 44: three probabilities, named for what each is (the JSON keeps value/threshold/p)
+    assert "smallest tail probability" in out and "pointwise level" in out and "band p-value" in out
     assert "mixes too slowly for SBC at 4000 draws per chain" in out
     page = (tmp_path / "regression_sbc.html").read_text()
     assert verdict_text(page).startswith(
