@@ -50,6 +50,18 @@ class ValidationVerdict(_Word):
     """A replication failed; the finished ones are kept."""
 
 
+class ValidationTest(_Word):
+    """The ``statistic`` of a check of ``validate --method sbc``.
+
+    Geweke's checks are z-checks: their statistic is :attr:`Statistic.MEAN`'s ``check``.
+    """
+
+    ECDF_BAND = "ecdf band"
+    """The rank ECDF's simultaneous band: the smallest pointwise binomial tail probability."""
+    REFUSED_FRACTION = "refused fraction"
+    """The fraction of replications refused (short of effective draws at ``max_draws``)."""
+
+
 class Role(_Word):
     """What a side of a comparison is."""
 

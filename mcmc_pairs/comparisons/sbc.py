@@ -79,7 +79,7 @@ from scipy import stats
 
 from mcmc_pairs.comparisons import agreement
 from mcmc_pairs.comparisons.contract import call_sampler, sampler_name
-from mcmc_pairs.comparisons.kinds import ValidationVerdict
+from mcmc_pairs.comparisons.kinds import ValidationTest, ValidationVerdict
 from mcmc_pairs.comparisons.loading import resolve
 from mcmc_pairs.comparisons.settings import SbcSettings
 from mcmc_pairs.comparisons.simulation import (
@@ -131,9 +131,9 @@ BAND_SIMULATIONS = 100_000
 """Uniform rank samples that calibrate the ECDF band test (fixed seed)."""
 BAND_SEED = 20220317
 """Seed of those simulations."""
-REFUSED_FRACTION = "refused fraction"
+REFUSED_FRACTION = ValidationTest.REFUSED_FRACTION
 """The statistic of the check that fails when too many replications are refused."""
-ECDF_BAND = "ecdf band"
+ECDF_BAND = ValidationTest.ECDF_BAND
 """The statistic of the verdict's checks: smallest pointwise binomial tail probability."""
 QuantityFn = Callable[[Mapping[str, np.ndarray], Mapping[str, Any]], Mapping[str, np.ndarray]]
 """``quantity_fn(params, data) -> {name: ndarray (chain, draw)}`` of :func:`rerank`: ``params``

@@ -50,3 +50,14 @@ def test_gates_and_measures_are_the_words_of_the_checks_table():
     assert [str(g) for g in Gate] == ["r_hat", "ess_bulk", "ess_tail", "divergences"]
     assert ESS_GATES == ("ess_bulk", "ess_tail")
     assert json.dumps([Measure.NON_FINITE, Measure.ENERGY]) == '["non-finite draws", "energy"]'
+
+
+def test_validates_words_are_enums_too():
+    from mcmc_pairs.comparisons import sbc, validation
+    from mcmc_pairs.comparisons.kinds import ValidationTest, ValidationVerdict
+
+    assert [str(v) for v in ValidationVerdict] == ["pass", "fail", "not converged", "error"]
+    assert json.dumps(list(ValidationTest)) == '["ecdf band", "refused fraction"]'
+    assert sbc.ECDF_BAND is ValidationTest.ECDF_BAND
+    assert sbc.REFUSED_FRACTION is ValidationTest.REFUSED_FRACTION
+    assert validation.PASS is ValidationVerdict.PASS and sbc.NOT_CONVERGED == "not converged"
