@@ -209,17 +209,21 @@ CASES = {
 """By transform: the model, its exact draws, a planted bug, and the kind of check that fails."""
 
 
-RUN = {"seed": 3, "draws": 500, "tune": 500, "cache": False}
-"""One look of 4 chains of 500 draws; no reference cache (a test leaves none behind)."""
+RUN = {"seed": 3, "draws": 500, "tune": 500}
+"""One look of 4 chains of 500 draws. Each test gives the reference cache a folder of its own:
+the bug's run reads PyMC's reference from the correct sampler's (one NUTS run per model)."""
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_users_transform_is_respected_the_exact_sampler_agrees_and_a_bug_is_caught(case):
+def test_a_users_transform_is_respected_the_exact_sampler_agrees_and_a_bug_is_caught(
+    case, tmp_path
+):
     build, exact, wrong, kind = CASES[case]
     assert user_transforms(build({}))  # the model gives a transform of its own
-    right = compare(build, sampler(exact), {}, **RUN)
+    right = compare(build, sampler(exact), {}, cache=tmp_path, **RUN)
     assert right.verdict == "agree", case
-    bug = compare(build, sampler(wrong), {}, **RUN)
+    bug = compare(build, sampler(wrong), {}, cache=tmp_path, **RUN)
+    assert bug.sides["pymc"].from_cache
     failed = bug.checks[~bug.checks["passed"]]
     assert bug.verdict == "disagree" and kind in set(failed["kind"]), case
 
@@ -308,13 +312,12 @@ def _lkj_factors(eta, shape, rng):
     return factor
 
 
-def test_an_lkj_cholesky_factor_agrees_and_a_wrong_eta_is_caught():
-    right = compare(
-        lkj_cholesky, sampler(lambda rng, s: {"L": _lkj_factors(2.0, s, rng)}), {}, **RUN
-    )
+def test_an_lkj_cholesky_factor_agrees_and_a_wrong_eta_is_caught(tmp_path):
+    exact = sampler(lambda rng, s: {"L": _lkj_factors(2.0, s, rng)})
+    right = compare(lkj_cholesky, exact, {}, cache=tmp_path, **RUN)
     assert right.verdict == "agree"
     wrong = sampler(lambda rng, s: {"L": _lkj_factors(1.0, s, rng)})  # WRONG: eta 1, sds 0.5
-    bug = compare(lkj_cholesky, wrong, {}, **RUN)
+    bug = compare(lkj_cholesky, wrong, {}, cache=tmp_path, **RUN)
     failed = bug.checks[~bug.checks["passed"]]
     assert bug.verdict == "disagree" and "agreement" in set(failed["kind"])
 
