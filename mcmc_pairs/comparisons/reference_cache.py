@@ -261,7 +261,7 @@ def reference_key(
     runner = [Path(str(m.__file__)).read_bytes() for m in (pymc_runner, compile_once, witness)]
     return {
         "format": FORMAT,
-        "function": _qualified_name(build_model),
+        "function": witness.spec_name(inspect.unwrap(build_model)),
         "model": model_sources(build_model),
         "reads": files_read(build_model, reads),
         "data": data_digest(data),
@@ -272,13 +272,6 @@ def reference_key(
         "cpu": _host_cpu(),
         "runner": hashlib.sha256(b"".join(runner)).hexdigest(),
     }
-
-
-def _qualified_name(build_model: Callable[..., Any]) -> str:
-    """Return ``module.qualname`` of ``build_model``: two models of one file are two entries."""
-    function = inspect.unwrap(build_model)
-    module = getattr(function, "__module__", None) or ""
-    return f"{module}.{getattr(function, '__qualname__', repr(function))}"
 
 
 def _sha256(path: Path) -> str:

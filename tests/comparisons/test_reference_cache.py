@@ -195,7 +195,7 @@ def test_two_models_of_one_file_are_two_entries(tmp_path, monkeypatch):
         for name in ("wide", "narrow")
     ]
     assert keys[0]["model"] == keys[1]["model"]  # one file
-    assert keys[0]["function"].endswith(".wide") and keys[1]["function"].endswith(".narrow")
+    assert keys[0]["function"].endswith(":wide") and keys[1]["function"].endswith(":narrow")
     entries = [reference_cache.ReferenceCache(tmp_path, key).entry for key in keys]
     assert entries[0] != entries[1]
     assert "function" in reference_cache.LOG_DENSITY_KEY
